@@ -1,0 +1,181 @@
+// Bit-exact scalar conversions for every RoundMode, the vector cast loops for
+// the dtype pairs A2/A3 support (facts §2.11), and traits the API layer uses
+// to reject unsupported pairs (compile time) and modes (run time).
+//
+// Semantics (see docs/simulator_numerics.md): finite results that overflow the
+// destination saturate to its largest finite value; Inf stays Inf; NaN stays
+// a quiet NaN (to an integer: 0). Subnormals are exact in both directions.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "enums.h"
+#include "fp_bits.h"
+#include "types.h"
+
+namespace ascend_sim::numerics {
+
+using AscendC::RoundMode;
+
+template <RoundMode M>
+using mode_c = std::integral_constant<RoundMode, M>;
+
+// Calls f(mode_c<M>{}) with the run-time mode turned into a compile-time one,
+// so a loop inside f sees a constant mode and vectorises.
+template <class F>
+decltype(auto) with_mode(RoundMode m, F&& f) {
+    switch (m) {
+        case RoundMode::CAST_NONE: return f(mode_c<RoundMode::CAST_NONE>{});
+        case RoundMode::CAST_FLOOR: return f(mode_c<RoundMode::CAST_FLOOR>{});
+        case RoundMode::CAST_CEIL: return f(mode_c<RoundMode::CAST_CEIL>{});
+        case RoundMode::CAST_ROUND: return f(mode_c<RoundMode::CAST_ROUND>{});
+        case RoundMode::CAST_TRUNC: return f(mode_c<RoundMode::CAST_TRUNC>{});
+        case RoundMode::CAST_ODD: return f(mode_c<RoundMode::CAST_ODD>{});
+        case RoundMode::CAST_HYBRID: return f(mode_c<RoundMode::CAST_HYBRID>{});
+        case RoundMode::CAST_RINT:
+        default: return f(mode_c<RoundMode::CAST_RINT>{});
+    }
+}
+
+// ---- scalar conversions, compile-time mode (the vector loops use these) ----
+
+template <RoundMode M>
+inline half round_to_half(float x) {
+    return half::from_bits(detail::f32_to_f16<M, true>(detail::f2u(x)));
+}
+template <RoundMode M>
+inline bfloat16_t round_to_bf16(float x) {
+    return bfloat16_t::from_bits(detail::f32_to_bf16<M, true>(detail::f2u(x)));
+}
+
+// float -> int32: round by M in double (exact for every float), then saturate;
+// NaN -> 0. ODD (not an A2 mode for this pair) truncates and makes the result odd.
+template <RoundMode M>
+inline int32_t f32_to_i32(float x) {
+    const double d = x;
+    double r;
+    if constexpr (M == RoundMode::CAST_FLOOR) r = std::floor(d);
+    else if constexpr (M == RoundMode::CAST_CEIL) r = std::ceil(d);
+    else if constexpr (M == RoundMode::CAST_TRUNC) r = std::trunc(d);
+    else if constexpr (M == RoundMode::CAST_ROUND) r = std::round(d);
+    else if constexpr (M == RoundMode::CAST_ODD) {
+        r = std::trunc(d);
+        if (r != d && std::fmod(r, 2.0) == 0.0) r += d > 0 ? 1.0 : -1.0;
+    } else r = std::nearbyint(d);  // RINT, NONE, HYBRID: half to even (default FP environment)
+    if (!(r == r)) return 0;
+    if (r >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+    if (r <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+    return static_cast<int32_t>(r);
+}
+
+template <RoundMode M>
+inline float i64_to_f32(int64_t v) {
+    const uint32_t neg = v < 0;
+    const uint64_t mag = neg ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+    return detail::u2f(detail::int_mag_to_f32<M>(mag, neg));
+}
+template <RoundMode M>
+inline float i32_to_f32(int32_t v) {
+    return i64_to_f32<M>(v);
+}
+
+// ---- scalar conversions, run-time mode ----
+
+inline half float_to_half(float x, RoundMode m) {
+    return with_mode(m, [&](auto mc) { return round_to_half<decltype(mc)::value>(x); });
+}
+inline bfloat16_t float_to_bf16(float x, RoundMode m) {
+    return with_mode(m, [&](auto mc) { return round_to_bf16<decltype(mc)::value>(x); });
+}
+inline float to_float(half h) { return float(h); }
+inline float to_float(bfloat16_t b) { return float(b); }
+inline int32_t float_to_int32(float x, RoundMode m) {
+    return with_mode(m, [&](auto mc) { return f32_to_i32<decltype(mc)::value>(x); });
+}
+inline float int32_to_float(int32_t v, RoundMode m) {
+    return with_mode(m, [&](auto mc) { return i32_to_f32<decltype(mc)::value>(v); });
+}
+inline float int64_to_float(int64_t v, RoundMode m) {
+    return with_mode(m, [&](auto mc) { return i64_to_f32<decltype(mc)::value>(v); });
+}
+inline int32_t int64_to_int32(int64_t v) {  // saturates, like every Cast overflow
+    return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : int32_t(v));
+}
+inline int64_t int32_to_int64(int32_t v) { return v; }
+// The scalar ToBfloat16 of 8.x on 2201 keeps the top 16 bits (facts §2.11).
+inline bfloat16_t bf16_truncate(float x) { return bfloat16_t::from_bits(uint16_t(detail::f2u(x) >> 16)); }
+
+// ---- which (dst, src) pairs Cast supports on A2/A3, and with which modes ----
+
+template <class D, class S>
+inline constexpr bool cast_supported_v =
+    (std::is_same_v<D, half> && std::is_same_v<S, float>) || (std::is_same_v<D, float> && std::is_same_v<S, half>) ||
+    (std::is_same_v<D, bfloat16_t> && std::is_same_v<S, float>) ||
+    (std::is_same_v<D, float> && std::is_same_v<S, bfloat16_t>) ||
+    (std::is_same_v<D, float> && std::is_same_v<S, int32_t>) || (std::is_same_v<D, int32_t> && std::is_same_v<S, float>) ||
+    (std::is_same_v<D, float> && std::is_same_v<S, int64_t>) ||
+    (std::is_same_v<D, int32_t> && std::is_same_v<S, bfloat16_t>) ||
+    (std::is_same_v<D, int32_t> && std::is_same_v<S, int64_t>) || (std::is_same_v<D, int64_t> && std::is_same_v<S, int32_t>);
+
+template <class D, class S>
+constexpr bool cast_supported() { return cast_supported_v<D, S>; }
+
+// Whether Cast<D,S> accepts mode m on A2/A3 (the API layer throws otherwise).
+template <class D, class S>
+constexpr bool cast_mode_allowed(RoundMode m) {
+    const bool five = m == RoundMode::CAST_RINT || m == RoundMode::CAST_FLOOR || m == RoundMode::CAST_CEIL ||
+                      m == RoundMode::CAST_ROUND || m == RoundMode::CAST_TRUNC;
+    const bool none = m == RoundMode::CAST_NONE;
+    if constexpr (!cast_supported_v<D, S>) return false;
+    else if constexpr (std::is_same_v<D, half>) return five || none || m == RoundMode::CAST_ODD;  // from float
+    else if constexpr (std::is_same_v<D, bfloat16_t>) return five;  // NONE and ODD assert on A2
+    else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, int32_t>) return five || none;
+    else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, int64_t>) return five;
+    else if constexpr (std::is_same_v<D, int32_t> && !std::is_same_v<S, int64_t>) return five;  // from float, bf16
+    else return none;  // half/bf16 -> float, int64 <-> int32
+}
+
+// ---- vector casts ----
+
+namespace detail {
+template <class D, class S, RoundMode M>
+inline D convert_one(S x) {
+    if constexpr (std::is_same_v<D, half>) return round_to_half<M>(x);
+    else if constexpr (std::is_same_v<D, bfloat16_t>) return round_to_bf16<M>(x);
+    else if constexpr (std::is_same_v<D, float> && (std::is_same_v<S, half> || std::is_same_v<S, bfloat16_t>))
+        return float(x);
+    else if constexpr (std::is_same_v<D, float>) return i64_to_f32<M>(int64_t(x));
+    else if constexpr (std::is_same_v<D, int32_t> && std::is_same_v<S, int64_t>) return int64_to_int32(x);
+    else if constexpr (std::is_same_v<D, int32_t>) return f32_to_i32<M>(float(x));
+    else return D(x);  // int32 -> int64
+}
+
+template <class D, class S, RoundMode M>
+inline void cast_loop(D* __restrict dst, const S* __restrict src, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] = convert_one<D, S, M>(src[i]);
+}
+}  // namespace detail
+
+// dst[i] = Cast(src[i]) for i < n. The mode is not validated here (the API
+// layer checks cast_mode_allowed). If dst and src overlap, src is read as a
+// whole first (the hardware may corrupt a widening in-place cast; whether to
+// report that is the API layer's call).
+template <class D, class S>
+void cast(D* dst, const S* src, size_t n, RoundMode m) {
+    static_assert(cast_supported_v<D, S>, "Cast: this dtype pair is not supported on A2/A3");
+    if (n == 0) return;
+    const auto d0 = reinterpret_cast<uintptr_t>(dst), s0 = reinterpret_cast<uintptr_t>(src);
+    if (d0 < s0 + n * sizeof(S) && s0 < d0 + n * sizeof(D)) {
+        std::vector<S> copy(src, src + n);
+        cast(dst, copy.data(), n, m);
+        return;
+    }
+    with_mode(m, [&](auto mc) { detail::cast_loop<D, S, decltype(mc)::value>(dst, src, n); });
+}
+
+}  // namespace ascend_sim::numerics
