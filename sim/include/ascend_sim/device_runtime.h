@@ -1,0 +1,107 @@
+// The simulator's per-block runtime as the device API templates see it: one
+// out-of-line call per API call does the O(1)/O(log n) work (checks, pipe
+// hazards, counters); the templates then run the numerics loops. Internal:
+// kernels never call these directly.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ascend_sim::detail {
+
+enum Pipe : uint8_t { P_S = 0, P_V = 1, P_MTE2 = 2, P_MTE3 = 3, P_COUNT = 4 };
+
+// Vector ops counted separately (LaunchStats::vectorRepeatsByOp keys).
+enum class VecOp : uint8_t {
+    Exp, Ln, Add, Sub, Mul, Div, Max, Min, Adds, Muls, Axpy, Duplicate, Cast,
+    ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather, COUNT
+};
+const char* vec_op_name(VecOp op);
+
+// Block index of the calling thread, -1 outside a kernel.
+int64_t block_idx_or_none();
+uint32_t block_num(const char* api);
+
+// Throws SimViolation "[ascend_sim] <api> (block N): <detail>" (printf-style).
+[[noreturn]] void fail(const char* api, const char* rule, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// ---- UB operands ----
+struct UbRef {
+    const void* p;      // address in this block's UB
+    uint32_t dataLen;   // tensor length in bytes
+    uint8_t pos;        // TPosition
+};
+// Is p inside the calling block's UB, and its offset there.
+uint64_t ub_offset(const char* api, const void* p);
+// TOTAL_UB_SIZE of the SoC (usable UB plus the 8 KiB API reserve).
+uint64_t ub_total_bytes();
+
+struct VecArg {
+    UbRef t;
+    uint32_t elemSize;
+    uint64_t bytes;     // bytes the instruction touches, from the start of t
+    const char* role;   // "dst", "src0", ...
+    bool write;
+};
+// A vector instruction: positions, 32 B alignment, count vs sizes, overlap,
+// pipe hazards (PIPE_V) and counters. count<0 and count==0 handled here; returns
+// false when the instruction is a NOP (count 0). A write operand may overlap a
+// read operand only 100% (same start, no wider) and only if allowFullOverlap.
+bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, const VecArg* args, int n,
+               bool allowFullOverlap);
+// Check-only variant for auxiliary operands (ReduceMax's tmp buffer).
+void vec_check_operand(const char* api, const VecArg& a);
+// The scalar store ReduceSum/ReduceMax do after their internal V_S; S_V; S_MTE3 syncs.
+void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes);
+
+// ---- scalar accesses ----
+void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write);
+
+struct GmRef {
+    const void* p;      // first byte accessed
+    const void* ori;    // SetGlobalBuffer address
+    uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
+};
+void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
+void dcci(const char* api, const void* gm, bool entire);
+
+// ---- DMA ----
+// A GM<->UB transfer: hull of the GM bytes touched [gm.p, gm.p + gmSpan), UB
+// [ub.p, ub.p + ubSpan), payload bytes for the counters. Checks GM bounds,
+// records hazards (MTE2 or MTE3) and the DCache rules.
+void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
+         uint64_t payload);
+
+// ---- sync ----
+void set_flag(const char* api, uint8_t hardEvent, int32_t id);
+void wait_flag(const char* api, uint8_t hardEvent, int32_t id);
+void pipe_barrier(const char* api, int pipeT);  // pipe_t value
+int8_t fetch_event_id(uint8_t hardEvent);
+int8_t alloc_event_id(uint8_t hardEvent);
+void release_event_id(uint8_t hardEvent, int8_t id);
+void sync_all(const char* api);
+void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores);
+void* user_workspace(const char* api, void* ws);
+void set_sys_workspace(void* ws);
+void* sys_workspace();
+
+// ---- TPipe / TQue / TBuf (state lives in the block, the objects hold ids) ----
+struct Slot {
+    void* p;
+    uint32_t len;
+    int32_t bufId;
+};
+int32_t tpipe_create(const char* api);
+void tpipe_destroy(int32_t pipeId) noexcept;
+void tpipe_reset(const char* api, int32_t pipeId);
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len);
+int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len);
+Slot que_alloc(const char* api, int32_t queId);
+bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p);
+Slot que_deque(const char* api, int32_t queId);
+void que_free(const char* api, int32_t queId, int32_t bufId, const void* p);
+bool que_has_free(int32_t queId);
+Slot tbuf_get(const char* api, int32_t bufId, uint64_t bytes, uint64_t offset, bool checkMultiple);
+
+}  // namespace ascend_sim::detail

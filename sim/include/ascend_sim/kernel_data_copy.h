@@ -1,0 +1,254 @@
+// DataCopy and DataCopyPad between GM and UB (CANN: kernel_struct_data_copy.h,
+// kernel_operator_data_copy_intf.h). Units, as CANN has them:
+//   DataCopy, DataCopyParams:  blockLen and both gaps in 32-byte blocks.
+//   DataCopyPad GM->UB:        blockLen and srcStride in BYTES (GM side), dstStride in 32 B blocks (UB side).
+//   DataCopyPad UB->GM:        blockLen in bytes, srcStride in 32 B blocks (UB), dstStride in BYTES (GM).
+// The NPU silently rounds a DataCopy byte count down to 32 B; the simulator refuses it.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "device_runtime.h"
+#include "kernel_defs.h"
+#include "kernel_tensor.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+    DataCopyParams() = default;
+    DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    union {
+        uint16_t srcStride = 0;
+        uint16_t srcGap;
+    };
+    union {
+        uint16_t dstStride = 0;
+        uint16_t dstGap;
+    };
+};
+
+struct DataCopyExtParams {
+    DataCopyExtParams() = default;
+    DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn, const uint32_t dstStrideIn,
+                      const uint32_t rsvIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+};
+
+template <class T>
+struct DataCopyPadExtParams {
+    DataCopyPadExtParams() = default;
+    DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue, T padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = 0;
+};
+
+// Legacy form: blockLen in bytes for DataCopyPad.
+struct DataCopyPadParams {
+    DataCopyPadParams() = default;
+    DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+                      const uint64_t padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+};
+
+namespace sim_copy {
+
+constexpr uint64_t roundup32(uint64_t x) { return (x + 31) / 32 * 32; }
+
+inline void check_ub_fit(const char* api, const char* side, uint64_t span, uint32_t dataLen, uint16_t blockCount,
+                         uint64_t pitch) {
+    if (span > dataLen)
+        ascend_sim::detail::fail(api, "UB side exceeds the tensor",
+                                 "%s footprint %llu B (blockCount %u, UB pitch %llu B) exceeds the LocalTensor's %u B",
+                                 side, (unsigned long long)span, unsigned(blockCount), (unsigned long long)pitch,
+                                 dataLen);
+}
+
+// DataCopyParams (32 B units) GM->UB or UB->GM.
+template <class T>
+void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm,
+              const DataCopyParams& p) {
+    if (p.blockCount > 4095)
+        ascend_sim::detail::fail(api, "blockCount out of range", "blockCount %u is outside [0, 4095]",
+                                 unsigned(p.blockCount));
+    if (p.blockCount == 0 || p.blockLen == 0) return;  // NOP on the NPU
+    const uint64_t blk = uint64_t(p.blockLen) * 32;
+    const uint64_t srcPitch = blk + uint64_t(p.srcStride) * 32, dstPitch = blk + uint64_t(p.dstStride) * 32;
+    const uint64_t ubPitch = toUb ? dstPitch : srcPitch, gmPitch = toUb ? srcPitch : dstPitch;
+    const uint64_t ubSpan = (p.blockCount - 1) * ubPitch + blk, gmSpan = (p.blockCount - 1) * gmPitch + blk;
+    check_ub_fit(api, toUb ? "UB destination" : "UB source", ubSpan, ub.ub_ref().dataLen, p.blockCount, ubPitch);
+    ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount);
+    auto* u = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
+    auto* g = reinterpret_cast<uint8_t*>(gm.raw());
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        if (toUb) std::memcpy(u + i * ubPitch, g + i * gmPitch, blk);
+        else std::memcpy(g + i * gmPitch, u + i * ubPitch, blk);
+    }
+}
+
+template <class T>
+void check_pad_common(const char* api, uint16_t blockCount, uint32_t blockLen) {
+    if (blockCount > 4095)
+        ascend_sim::detail::fail(api, "blockCount out of range", "blockCount %u is outside [0, 4095]",
+                                 unsigned(blockCount));
+    if (blockLen > 2097151)
+        ascend_sim::detail::fail(api, "blockLen out of range", "blockLen %u B is outside [0, 2097151] (bytes)",
+                                 blockLen);
+    if (blockLen % sizeof(T) != 0)
+        ascend_sim::detail::fail(api, "blockLen not a multiple of the element size",
+                                 "blockLen %u B is not a multiple of sizeof(T) = %u B (blockLen is in bytes)",
+                                 blockLen, unsigned(sizeof(T)));
+}
+
+template <class T>
+void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint16_t blockCount,
+                  uint32_t blockLen, uint64_t srcStrideBytes, uint64_t dstStrideBlocks, bool isPad, uint8_t l,
+                  uint8_t r, T padValue) {
+    check_pad_common<T>(api, blockCount, blockLen);
+    if (uint32_t(l) * sizeof(T) > 32 || uint32_t(r) * sizeof(T) > 32)
+        ascend_sim::detail::fail(api, "padding over 32 B",
+                                 "leftPadding %u / rightPadding %u elements of %u B exceed 32 B on a side",
+                                 unsigned(l), unsigned(r), unsigned(sizeof(T)));
+    if constexpr (sizeof(T) == 8) {
+        if (isPad && padValue != T(0))
+            ascend_sim::detail::fail(api, "64-bit padding value must be 0",
+                                     "paddingValue must be 0 for a 64-bit type");
+    }
+    if (blockCount == 0 || blockLen == 0) return;
+    const uint64_t padded = uint64_t(blockLen) + (uint64_t(l) + r) * sizeof(T);
+    const uint64_t ubBlock = roundup32(padded);
+    const uint64_t ubPitch = ubBlock + dstStrideBlocks * 32, gmPitch = blockLen + srcStrideBytes;
+    const uint64_t ubSpan = (blockCount - 1) * ubPitch + ubBlock, gmSpan = (blockCount - 1) * gmPitch + blockLen;
+    check_ub_fit(api, "UB destination", ubSpan, dst.ub_ref().dataLen, blockCount, ubPitch);
+    ascend_sim::detail::dma(api, true, src.gm_ref(), gmSpan, dst.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount);
+    auto* u = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+    const auto* g = reinterpret_cast<const uint8_t*>(src.raw());
+    const uint64_t n = blockLen / sizeof(T), total = ubBlock / sizeof(T);
+    for (uint32_t i = 0; i < blockCount; ++i) {
+        T* b = reinterpret_cast<T*>(u + i * ubPitch);
+        std::memcpy(b + l, g + i * gmPitch, blockLen);
+        // Fill: paddingValue if isPad; else a copy of the block's first element
+        // when there is no left/right padding; else undefined bytes (0xFF here).
+        if (isPad || (l == 0 && r == 0)) {
+            const T v = isPad ? padValue : b[0];
+            for (uint64_t k = 0; k < l; ++k) b[k] = v;
+            for (uint64_t k = l + n; k < total; ++k) b[k] = v;
+        } else {
+            std::memset(b, 0xFF, l * sizeof(T));
+            std::memset(b + l + n, 0xFF, (total - l - n) * sizeof(T));
+        }
+    }
+}
+
+template <class T>
+void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint16_t blockCount,
+                  uint32_t blockLen, uint64_t srcStrideBlocks, uint64_t dstStrideBytes) {
+    check_pad_common<T>(api, blockCount, blockLen);
+    if (blockCount == 0 || blockLen == 0) return;
+    const uint64_t ubPitch = roundup32(blockLen) + srcStrideBlocks * 32, gmPitch = blockLen + dstStrideBytes;
+    const uint64_t ubSpan = (blockCount - 1) * ubPitch + blockLen, gmSpan = (blockCount - 1) * gmPitch + blockLen;
+    check_ub_fit(api, "UB source", ubSpan, src.ub_ref().dataLen, blockCount, ubPitch);
+    ascend_sim::detail::dma(api, false, dst.gm_ref(), gmSpan, src.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount);
+    const auto* u = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+    auto* g = reinterpret_cast<uint8_t*>(dst.raw());
+    for (uint32_t i = 0; i < blockCount; ++i) std::memcpy(g + i * gmPitch, u + i * ubPitch, blockLen);
+}
+
+}  // namespace sim_copy
+
+// ---- DataCopy ----
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 != 0)
+        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
+                                 "GM->UB byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
+                                 "silently copy %llu B",
+                                 (unsigned long long)bytes, count, unsigned(sizeof(T)),
+                                 (unsigned long long)(bytes / 32 * 32));
+    if (bytes == 0) return;
+    sim_copy::check_ub_fit("DataCopy", "UB destination", bytes, dst.ub_ref().dataLen, 1, bytes);
+    ascend_sim::detail::dma("DataCopy", true, src.gm_ref(), bytes, dst.ub_ref(), bytes, bytes);
+    std::memcpy(dst.GetPhyAddr(), src.raw(), bytes);
+}
+
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 != 0)
+        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
+                                 "UB->GM byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
+                                 "silently copy %llu B",
+                                 (unsigned long long)bytes, count, unsigned(sizeof(T)),
+                                 (unsigned long long)(bytes / 32 * 32));
+    if (bytes == 0) return;
+    sim_copy::check_ub_fit("DataCopy", "UB source", bytes, src.ub_ref().dataLen, 1, bytes);
+    ascend_sim::detail::dma("DataCopy", false, dst.gm_ref(), bytes, src.ub_ref(), bytes, bytes);
+    std::memcpy(dst.raw(), src.GetPhyAddr(), bytes);
+}
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& repeatParams) {
+    sim_copy::blocks32("DataCopy", true, dst, src, repeatParams);
+}
+
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams) {
+    sim_copy::blocks32("DataCopy", false, src, dst, repeatParams);
+}
+
+// ---- DataCopyPad ----
+
+template <class T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& dataCopyParams,
+                 const DataCopyPadExtParams<T>& padParams) {
+    sim_copy::pad_gm_to_ub("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
+                           dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
+                           padParams.leftPadding, padParams.rightPadding, padParams.paddingValue);
+}
+
+template <class T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& dataCopyParams) {
+    sim_copy::pad_ub_to_gm("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
+                           dataCopyParams.srcStride, dataCopyParams.dstStride);
+}
+
+// Legacy overloads: DataCopyParams with blockLen in BYTES.
+template <class T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
+                 const DataCopyPadParams& padParams) {
+    T v{};
+    std::memcpy(&v, &padParams.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
+    if constexpr (sizeof(T) == 8) {
+        if (padParams.isPad && padParams.paddingValue != 0)
+            ascend_sim::detail::fail("DataCopyPad", "64-bit padding value must be 0",
+                                     "paddingValue must be 0 for a 64-bit type");
+    }
+    sim_copy::pad_gm_to_ub("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
+                           dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
+                           padParams.leftPadding, padParams.rightPadding, v);
+}
+
+template <class T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams) {
+    sim_copy::pad_ub_to_gm("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
+                           dataCopyParams.srcStride, dataCopyParams.dstStride);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,142 @@
+// Keywords, macros and enums of the Ascend C device API, spelled as CANN
+// spells them (kernel_utils_macros.h, kernel_event.h, the CCE built-ins).
+// In CPU-twin builds the address-space keywords expand to nothing, so
+// overloads that differ only by them collide exactly as they do under CANN.
+#pragma once
+#include <cstdint>
+
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#define GM_ADDR __gm__ uint8_t*
+
+// The simulator runs vector-only (AIV) kernels.
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
+
+// Kernel type: accepted and ignored (every block runs as one AIV core).
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX
+};
+#define KERNEL_TASK_TYPE_DEFAULT(value) ((void)(value))
+#define KERNEL_TASK_TYPE(key, value) ((void)(key), (void)(value))
+
+// Compiler built-ins of the CCE toolchain (global namespace).
+enum pipe_t {
+    PIPE_S = 0,
+    PIPE_V,
+    PIPE_M,
+    PIPE_MTE1,
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_ALL,
+    PIPE_MTE4 = 7,
+    PIPE_MTE5 = 8,
+    PIPE_V2 = 9,
+    PIPE_FIX = 10,
+};
+
+enum event_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM = VECCALC,
+    SPM,
+    SHM = SPM,
+    TSCM,
+    C2PIPE2GM,
+    C2PIPE2LOCAL,
+    MAX,
+};
+using QuePosition = TPosition;
+
+// <src>_<dst>: dst waits for src.
+enum class HardEvent : uint8_t {
+    MTE2_MTE1,
+    MTE1_MTE2,
+    MTE1_M,
+    M_MTE1,
+    MTE2_V,
+    V_MTE2,
+    MTE3_V,
+    V_MTE3,
+    M_V,
+    V_M,
+    V_V,
+    MTE3_MTE1,
+    MTE1_MTE3,
+    MTE1_V,
+    MTE2_M,
+    M_MTE2,
+    V_MTE1,
+    M_FIX,
+    FIX_M,
+    MTE3_MTE2,
+    MTE2_MTE3,
+    S_V,
+    V_S,
+    S_MTE2,
+    MTE2_S,
+    S_MTE3,
+    MTE3_S,
+    MTE2_FIX,
+    FIX_MTE2,
+    FIX_S,
+    M_S,
+    FIX_MTE3,
+    MTE1_FIX,
+    FIX_MTE1,
+    FIX_FIX,
+    MAX,
+};
+
+using TEventID = int8_t;
+
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint32_t MAX_REPEAT_TIMES = 255;
+
+template <class T>
+struct PrimTHelper {
+    using type = T;
+};
+template <class T>
+using PrimT = typename PrimTHelper<T>::type;
+
+}  // namespace AscendC

@@ -1,0 +1,100 @@
+// In-core synchronisation (SetFlag/WaitFlag, PipeBarrier, TQueSync), inter-core
+// synchronisation (SyncAll), the block index, the DCache and the workspace
+// (CANN: kernel_operator_sync_intf.h, kernel_operator_common_intf.h).
+#pragma once
+#include <cstdint>
+
+#include "device_runtime.h"
+#include "kernel_defs.h"
+#include "kernel_tensor.h"
+
+namespace AscendC {
+
+// dst pipe waits for the src pipe's work issued before the SetFlag.
+// Legal on AIV: S<->V, S<->MTE2, S<->MTE3, V<->MTE2, V<->MTE3, MTE2<->MTE3; ids 0..7.
+template <HardEvent event>
+void SetFlag(int32_t eventID) {
+    ascend_sim::detail::set_flag("SetFlag", uint8_t(event), eventID);
+}
+template <HardEvent event>
+void WaitFlag(int32_t eventID) {
+    ascend_sim::detail::wait_flag("WaitFlag", uint8_t(event), eventID);
+}
+
+// Orders work within one pipe; PIPE_ALL drains every pipe.
+template <pipe_t pipe>
+void PipeBarrier() {
+    static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not allowed (the scalar pipe is in order)");
+    ascend_sim::detail::pipe_barrier("PipeBarrier", int(pipe));
+}
+
+namespace sim_sync {
+constexpr HardEvent event_of(pipe_t src, pipe_t dst) {
+    return (src == PIPE_S && dst == PIPE_V)         ? HardEvent::S_V
+           : (src == PIPE_V && dst == PIPE_S)       ? HardEvent::V_S
+           : (src == PIPE_S && dst == PIPE_MTE2)    ? HardEvent::S_MTE2
+           : (src == PIPE_MTE2 && dst == PIPE_S)    ? HardEvent::MTE2_S
+           : (src == PIPE_S && dst == PIPE_MTE3)    ? HardEvent::S_MTE3
+           : (src == PIPE_MTE3 && dst == PIPE_S)    ? HardEvent::MTE3_S
+           : (src == PIPE_V && dst == PIPE_MTE2)    ? HardEvent::V_MTE2
+           : (src == PIPE_MTE2 && dst == PIPE_V)    ? HardEvent::MTE2_V
+           : (src == PIPE_V && dst == PIPE_MTE3)    ? HardEvent::V_MTE3
+           : (src == PIPE_MTE3 && dst == PIPE_V)    ? HardEvent::MTE3_V
+           : (src == PIPE_MTE2 && dst == PIPE_MTE3) ? HardEvent::MTE2_MTE3
+           : (src == PIPE_MTE3 && dst == PIPE_MTE2) ? HardEvent::MTE3_MTE2
+                                                    : HardEvent::MAX;
+}
+}  // namespace sim_sync
+
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+public:
+    static_assert(sim_sync::event_of(src, dst) != HardEvent::MAX,
+                  "TQueSync: not a legal AIV pipe pair (S<->V, S<->MTE2, S<->MTE3, V<->MTE2, V<->MTE3, MTE2<->MTE3)");
+    void SetFlag(TEventID id) { ascend_sim::detail::set_flag("TQueSync::SetFlag", uint8_t(sim_sync::event_of(src, dst)), id); }
+    void WaitFlag(TEventID id) {
+        ascend_sim::detail::wait_flag("TQueSync::WaitFlag", uint8_t(sim_sync::event_of(src, dst)), id);
+    }
+};
+
+inline int64_t GetBlockIdx() {
+    const int64_t b = ascend_sim::detail::block_idx_or_none();
+    if (b < 0) ascend_sim::detail::fail("GetBlockIdx", "outside a kernel", "called outside a kernel launch");
+    return b;
+}
+inline int64_t GetBlockNum() { return ascend_sim::detail::block_num("GetBlockNum"); }
+
+// Hard inter-core barrier: needs blockDim <= the SoC's vector cores. Acts as
+// PipeBarrier<PIPE_ALL> inside the block.
+template <bool isAIVOnly = true>
+void SyncAll() {
+    if (!isAIVOnly)
+        ascend_sim::detail::fail("SyncAll", "isAIVOnly must be true",
+                                 "SyncAll<false> in an AIV kernel waits for cube cores that never arrive (hang)");
+    ascend_sim::detail::sync_all("SyncAll");
+}
+// Soft barrier through a zeroed GM workspace of >= GetBlockNum()*32 bytes and
+// a UB workspace of >= GetBlockNum()*32 bytes.
+template <bool isAIVOnly = true>
+void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+             const int32_t usedCores = 0) {
+    ascend_sim::detail::sync_all_soft("SyncAll", gmWorkspace.gm_ref(), gmWorkspace.GetSize() * sizeof(int32_t),
+                                      ubWorkspace.ub_ref(), usedCores);
+}
+
+// Writes back (and invalidates) the DCache line holding dst, or the whole cache.
+template <class T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+    ascend_sim::detail::dcci("DataCacheCleanAndInvalid", dst.GetPhyAddr(),
+                             entireType == CacheLine::ENTIRE_DATA_CACHE);
+}
+
+// On the NPU the user workspace starts after the library's 16 MiB (CANN's CPU
+// twin returns ws unchanged; the simulator follows the NPU).
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+    return static_cast<GM_ADDR>(ascend_sim::detail::user_workspace("GetUserWorkspace", workspace));
+}
+inline void SetSysWorkspace(GM_ADDR workspace) { ascend_sim::detail::set_sys_workspace(workspace); }
+inline GM_ADDR GetSysWorkSpacePtr() { return static_cast<GM_ADDR>(ascend_sim::detail::sys_workspace()); }
+
+}  // namespace AscendC

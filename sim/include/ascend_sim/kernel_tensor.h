@@ -1,0 +1,174 @@
+// GlobalTensor and LocalTensor (CANN: kernel_tensor_impl.h). A LocalTensor is
+// a UB address plus a length in BYTES (dataLen); operator[] moves the address
+// and shrinks dataLen; ReinterpretCast keeps both. Element accesses are
+// PIPE_S instructions and go through the hazard tracker.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "device_runtime.h"
+#include "kernel_defs.h"
+
+namespace AscendC {
+
+template <class T>
+class LocalTensor {
+public:
+    using PrimType = PrimT<T>;
+
+    LocalTensor() = default;
+
+    PrimType GetValue(const uint32_t index) const {
+        check_index("LocalTensor::GetValue", index);
+        ascend_sim::detail::scalar_ub("LocalTensor::GetValue", addr_ + index, sizeof(T), false);
+        return addr_[index];
+    }
+    template <class T1>
+    void SetValue(const uint32_t index, const T1 value) const {
+        check_index("LocalTensor::SetValue", index);
+        ascend_sim::detail::scalar_ub("LocalTensor::SetValue", addr_ + index, sizeof(T), true);
+        addr_[index] = static_cast<PrimType>(value);
+    }
+    // A reference may be written: tracked as a scalar write.
+    PrimType& operator()(const uint32_t index) const {
+        check_index("LocalTensor::operator()", index);
+        ascend_sim::detail::scalar_ub("LocalTensor::operator()", addr_ + index, sizeof(T), true);
+        return addr_[index];
+    }
+
+    LocalTensor operator[](const uint32_t offset) const {
+        if (uint64_t(offset) * sizeof(T) > dataLen_)
+            ascend_sim::detail::fail("LocalTensor::operator[]", "offset beyond tensor",
+                                     "offset %u elements (%llu B) is beyond the tensor's %u B", offset,
+                                     (unsigned long long)(uint64_t(offset) * sizeof(T)), dataLen_);
+        LocalTensor r = *this;
+        r.addr_ = addr_ + offset;
+        r.dataLen_ = dataLen_ - uint32_t(offset * sizeof(T));
+        r.maxLen_ = maxLen_ - uint32_t(offset * sizeof(T));
+        return r;
+    }
+
+    template <class U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> r;
+        r.addr_ = reinterpret_cast<U*>(addr_);
+        r.dataLen_ = dataLen_;
+        r.maxLen_ = maxLen_;
+        r.pos_ = pos_;
+        r.bufId_ = bufId_;
+        return r;
+    }
+
+    uint32_t GetSize() const { return dataLen_ / sizeof(T); }
+    [[deprecated("GetLength is deprecated in CANN; use GetSize")]] uint32_t GetLength() const { return dataLen_; }
+    void SetSize(const uint32_t size) {
+        if (uint64_t(size) * sizeof(T) > maxLen_)
+            ascend_sim::detail::fail("LocalTensor::SetSize", "size beyond buffer",
+                                     "size %u elements (%llu B) exceeds the %u B left in its buffer", size,
+                                     (unsigned long long)(uint64_t(size) * sizeof(T)), maxLen_);
+        dataLen_ = uint32_t(size * sizeof(T));
+    }
+    int32_t GetPosition() const { return int32_t(pos_); }
+    __ubuf__ PrimType* GetPhyAddr() const { return addr_; }
+    __ubuf__ PrimType* GetPhyAddr(const uint32_t offset) const {
+        check_index("LocalTensor::GetPhyAddr", offset);
+        return addr_ + offset;
+    }
+
+    // --- simulator internals (used by the API templates) ---
+    ascend_sim::detail::UbRef ub_ref() const { return {addr_, dataLen_, uint8_t(pos_)}; }
+    int32_t buf_id() const { return bufId_; }
+    static LocalTensor from_slot(const ascend_sim::detail::Slot& s, TPosition pos) {
+        LocalTensor r;
+        r.addr_ = static_cast<PrimType*>(s.p);
+        r.dataLen_ = s.len;
+        r.maxLen_ = s.len;
+        r.pos_ = pos;
+        r.bufId_ = s.bufId;
+        return r;
+    }
+
+private:
+    template <class U>
+    friend class LocalTensor;
+
+    void check_index(const char* api, uint32_t index) const {
+        if (uint64_t(index) * sizeof(T) >= dataLen_)
+            ascend_sim::detail::fail(api, "index out of range",
+                                     "index %u (%llu B) is outside the tensor's %u B (%u elements of %u B)", index,
+                                     (unsigned long long)(uint64_t(index) * sizeof(T)), dataLen_,
+                                     unsigned(dataLen_ / sizeof(T)), unsigned(sizeof(T)));
+    }
+
+    PrimType* addr_ = nullptr;
+    uint32_t dataLen_ = 0;
+    uint32_t maxLen_ = 0;  // bytes from addr_ to the end of its buffer (SetSize bound)
+    TPosition pos_ = TPosition::GM;
+    int32_t bufId_ = -1;
+};
+
+template <class T>
+class GlobalTensor {
+public:
+    using PrimType = PrimT<T>;
+
+    GlobalTensor() = default;
+
+    void SetGlobalBuffer(__gm__ PrimType* buffer, uint64_t bufferSize) {
+        addr_ = buffer;
+        ori_ = buffer;
+        size_ = bufferSize;
+    }
+    void SetGlobalBuffer(__gm__ PrimType* buffer) { SetGlobalBuffer(buffer, 0); }
+
+    // Through the core's DCache: a read may see a stale line (see DataCacheCleanAndInvalid).
+    PrimType GetValue(const uint64_t offset) const {
+        ascend_sim::detail::scalar_gm("GlobalTensor::GetValue", gm_ref(offset), sizeof(T), false);
+        PrimType v;
+        std::memcpy(&v, addr_ + offset, sizeof(T));
+        return v;
+    }
+    // Into the core's DCache, not written through to GM on the NPU.
+    void SetValue(const uint64_t offset, PrimType value) const {
+        ascend_sim::detail::scalar_gm("GlobalTensor::SetValue", gm_ref(offset), sizeof(T), true);
+        std::memcpy(addr_ + offset, &value, sizeof(T));
+    }
+    // Tracked as a read; write through SetValue so the DCache model sees it.
+    __gm__ PrimType& operator()(const uint64_t offset) const {
+        ascend_sim::detail::scalar_gm("GlobalTensor::operator()", gm_ref(offset), sizeof(T), false);
+        return addr_[offset];
+    }
+
+    GlobalTensor operator[](const uint64_t offset) const {
+        GlobalTensor r = *this;
+        r.addr_ = addr_ + offset;
+        return r;
+    }
+    template <class U>
+    GlobalTensor<U> ReinterpretCast() const {
+        GlobalTensor<U> r;
+        r.addr_ = reinterpret_cast<U*>(addr_);
+        r.ori_ = reinterpret_cast<U*>(ori_);
+        r.size_ = size_ * sizeof(T) / sizeof(U);
+        return r;
+    }
+    uint64_t GetSize() const { return size_; }
+    const __gm__ PrimType* GetPhyAddr() const { return addr_; }
+    const __gm__ PrimType* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
+
+    // --- simulator internals ---
+    ascend_sim::detail::GmRef gm_ref(uint64_t offset = 0) const {
+        return {addr_ + offset, ori_, size_ * sizeof(T)};
+    }
+    PrimType* raw() const { return addr_; }
+
+private:
+    template <class U>
+    friend class GlobalTensor;
+
+    PrimType* addr_ = nullptr;
+    PrimType* ori_ = nullptr;  // SetGlobalBuffer's address: the size is measured from it
+    uint64_t size_ = 0;
+};
+
+}  // namespace AscendC

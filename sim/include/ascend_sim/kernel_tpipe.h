@@ -1,0 +1,130 @@
+// TPipe, TQue and TBuf (CANN: kernel_tpipe.h, kernel_tquebind_impl.h,
+// kernel_tbuf_impl.h). The objects hold ids; the buffer states (FREE ->
+// ALLOCATED -> ENQUEUED -> ALLOCATED -> FREE), the UB bump allocator and the
+// queue handshakes that order pipes live in the block's runtime (queues.cpp).
+#pragma once
+#include <cstdint>
+
+#include "device_runtime.h"
+#include "kernel_defs.h"
+#include "kernel_tensor.h"
+
+namespace AscendC {
+
+class TPipe;
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue {
+public:
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                  "the simulator models AIV queues only: VECIN, VECOUT or VECCALC");
+    static_assert(depth >= 0, "TQue depth must be >= 0");
+    static constexpr TPosition position = pos;
+
+    TQue() = default;
+
+    template <class T>
+    LocalTensor<T> AllocTensor() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc("TQue::AllocTensor", id_), pos);
+    }
+    template <class T>
+    bool EnQue(const LocalTensor<T>& tensor) {
+        return ascend_sim::detail::que_enque("TQue::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr());
+    }
+    template <class T>
+    LocalTensor<T> DeQue() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque("TQue::DeQue", id_), pos);
+    }
+    template <class T>
+    void FreeTensor(LocalTensor<T>& tensor) {
+        ascend_sim::detail::que_free("TQue::FreeTensor", id_, tensor.buf_id(), tensor.GetPhyAddr());
+    }
+    bool HasIdleBuffer() { return ascend_sim::detail::que_has_free(id_); }
+
+    // --- simulator internals ---
+    void sim_bind(int32_t id) { id_ = id; }
+
+private:
+    int32_t id_ = -1;
+};
+
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+public:
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                  "the simulator models UB buffers only: VECIN, VECOUT or VECCALC");
+    TBuf() = default;
+
+    // The whole buffer.
+    template <class T>
+    LocalTensor<T> Get() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::Get", id_, ~uint64_t(0), 0, false), pos);
+    }
+    // The first len ELEMENTS; len*sizeof(T) must fit and be a multiple of 32 B.
+    template <class T>
+    LocalTensor<T> Get(uint32_t len) {
+        return LocalTensor<T>::from_slot(
+            ascend_sim::detail::tbuf_get("TBuf::Get", id_, uint64_t(len) * sizeof(T), 0, true), pos);
+    }
+    // size elements starting bufOffset BYTES into the buffer (32 B aligned).
+    template <class T>
+    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::GetWithOffset", id_,
+                                                                      uint64_t(size) * sizeof(T), bufOffset, false),
+                                         pos);
+    }
+
+    void sim_bind(int32_t id) { id_ = id; }
+
+private:
+    int32_t id_ = -1;
+};
+
+// One per kernel (a second live TPipe in a block is a violation).
+class TPipe {
+public:
+    TPipe() : id_(ascend_sim::detail::tpipe_create("TPipe::TPipe")) {}
+    ~TPipe() { ascend_sim::detail::tpipe_destroy(id_); }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    // num buffers of len bytes (rounded up to 32) for a TQue.
+    template <class T>
+    bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+        que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::position),
+                                                          queue_depth(que), num, len));
+        return true;
+    }
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+        buf.sim_bind(ascend_sim::detail::tpipe_init_tbuf("TPipe::InitBuffer", id_, uint8_t(pos), len));
+        return true;
+    }
+    // Frees every buffer and event id, so InitBuffer can run again.
+    void Reset() { ascend_sim::detail::tpipe_reset("TPipe::Reset", id_); }
+    void Destroy() { ascend_sim::detail::tpipe_reset("TPipe::Destroy", id_); }
+
+    template <HardEvent evt>
+    TEventID AllocEventID() {
+        return ascend_sim::detail::alloc_event_id(uint8_t(evt));
+    }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID id) {
+        ascend_sim::detail::release_event_id(uint8_t(evt), id);
+    }
+    // Does not reserve the id.
+    TEventID FetchEventID(HardEvent evt) { return ascend_sim::detail::fetch_event_id(uint8_t(evt)); }
+    template <HardEvent evt>
+    TEventID FetchEventID() {
+        return ascend_sim::detail::fetch_event_id(uint8_t(evt));
+    }
+
+private:
+    template <TPosition p, int32_t d, auto m>
+    static int32_t queue_depth(const TQue<p, d, m>&) {
+        return d;
+    }
+    int32_t id_;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,346 @@
+// The count-form vector APIs a cross-entropy kernel needs (CANN:
+// kernel_operator_vec_*_intf.h). Each call: one O(1) runtime call
+// (operands in UB, 32 B aligned, count vs sizes, overlap, pipe hazards,
+// counters), then the numerics loop. Dtypes the A2/A3 vector unit lacks are
+// compile errors, as in CANN's dav_c220 headers; the scalar of Adds/Muls/
+// Duplicate/Axpy must be exactly the element type (no float/double mixing).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "device_runtime.h"
+#include "kernel_defs.h"
+#include "kernel_tensor.h"
+#include "numerics/numerics.h"
+
+namespace AscendC {
+
+namespace sim_vec {
+
+namespace d = ascend_sim::detail;
+namespace num = ascend_sim::numerics;
+
+template <class T, class... Ts>
+inline constexpr bool one_of_v = (std::is_same_v<T, Ts> || ...);
+template <class T>
+inline constexpr bool f16f32_v = one_of_v<T, half, float>;
+template <class T>
+inline constexpr bool arith_v = one_of_v<T, int16_t, half, int32_t, float>;
+
+template <class T>
+inline d::VecArg arg(const LocalTensor<T>& t, uint64_t count, const char* role, bool write) {
+    return {t.ub_ref(), uint32_t(sizeof(T)), count * sizeof(T), role, write};
+}
+
+template <class T>
+inline size_t n_of(int64_t count) {
+    return size_t(count);
+}
+
+template <class T>
+void unary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
+           void (*f)(T*, const T*, size_t)) {
+    const uint64_t c = uint64_t(int64_t(count));
+    const d::VecArg a[2] = {arg(src, c, "src", false), arg(dst, c, "dst", true)};
+    if (!d::vec_instr(api, op, count, sizeof(T), a, 2, true)) return;
+    f(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count));
+}
+
+template <class T>
+void binary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, int32_t count, void (*f)(T*, const T*, const T*, size_t)) {
+    const uint64_t c = uint64_t(int64_t(count));
+    const d::VecArg a[3] = {arg(src0, c, "src0", false), arg(src1, c, "src1", false), arg(dst, c, "dst", true)};
+    if (!d::vec_instr(api, op, count, sizeof(T), a, 3, true)) return;
+    f(dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), size_t(count));
+}
+
+template <class T>
+void scalar_op(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src, T s,
+               int32_t count, void (*f)(T*, const T*, T, size_t)) {
+    const uint64_t c = uint64_t(int64_t(count));
+    const d::VecArg a[2] = {arg(src, c, "src", false), arg(dst, c, "dst", true)};
+    if (!d::vec_instr(api, op, count, sizeof(T), a, 2, true)) return;
+    f(dst.GetPhyAddr(), src.GetPhyAddr(), s, size_t(count));
+}
+
+}  // namespace sim_vec
+
+// ---- scalar conversions (8.x names; 9.x renames them to scalar Cast) ----
+
+inline float ToFloat(const bfloat16_t& bVal) { return ascend_sim::numerics::to_float(bVal); }
+// On 2201 the scalar conversion keeps the top 16 bits (truncates), unlike the
+// vector Cast with CAST_RINT.
+inline bfloat16_t ToBfloat16(const float& fVal) { return ascend_sim::numerics::bf16_truncate(fVal); }
+
+// ---- unary ----
+
+template <class T>
+void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
+    static_assert(sim_vec::f16f32_v<T>, "Exp: A2/A3 support half and float only (bfloat16_t: Cast to float first)");
+    sim_vec::unary<T>("Exp", sim_vec::d::VecOp::Exp, dst, src, count,
+                      [](T* o, const T* i, size_t n) { sim_vec::num::exp(o, i, n); });
+}
+
+template <class T>
+void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
+    static_assert(sim_vec::f16f32_v<T>, "Ln: A2/A3 support half and float only (bfloat16_t: Cast to float first)");
+    sim_vec::unary<T>("Ln", sim_vec::d::VecOp::Ln, dst, src, count,
+                      [](T* o, const T* i, size_t n) { sim_vec::num::ln(o, i, n); });
+}
+
+// ---- binary ----
+
+template <class T>
+void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Add: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::binary<T>("Add", sim_vec::d::VecOp::Add, dst, src0, src1, count, &sim_vec::num::add<T>);
+}
+template <class T>
+void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Sub: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::binary<T>("Sub", sim_vec::d::VecOp::Sub, dst, src0, src1, count, &sim_vec::num::sub<T>);
+}
+template <class T>
+void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Mul: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::binary<T>("Mul", sim_vec::d::VecOp::Mul, dst, src0, src1, count, &sim_vec::num::mul<T>);
+}
+template <class T>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::f16f32_v<T>, "Div: A2/A3 support half and float only");
+    sim_vec::binary<T>("Div", sim_vec::d::VecOp::Div, dst, src0, src1, count, &sim_vec::num::div<T>);
+}
+template <class T>
+void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Max: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::binary<T>("Max", sim_vec::d::VecOp::Max, dst, src0, src1, count, &sim_vec::num::max<T>);
+}
+template <class T>
+void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Min: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::binary<T>("Min", sim_vec::d::VecOp::Min, dst, src0, src1, count, &sim_vec::num::min<T>);
+}
+
+// ---- tensor-scalar (the scalar is `const T&`: Muls(f32, f32, 2.0, n) does not compile, pass 2.0f) ----
+
+template <class T, bool isSetMask = true>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Adds: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::scalar_op<T>("Adds", sim_vec::d::VecOp::Adds, dst, src, scalarValue, count, &sim_vec::num::adds<T>);
+}
+template <class T, bool isSetMask = true>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
+    static_assert(sim_vec::arith_v<T>, "Muls: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
+    sim_vec::scalar_op<T>("Muls", sim_vec::d::VecOp::Muls, dst, src, scalarValue, count, &sim_vec::num::muls<T>);
+}
+
+// dst[i] = src[i] * scalar + dst[i]
+template <class T, class U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, const int32_t& count) {
+    static_assert(sim_vec::f16f32_v<U>, "Axpy: A2/A3 support half and float (not bfloat16_t)");
+    static_assert(std::is_same_v<T, U>,
+                  "Axpy: the mixed float-dst/half-src form is not modelled by the simulator (numerics lacks it)");
+    const uint64_t c = uint64_t(int64_t(count));
+    const sim_vec::d::VecArg a[3] = {sim_vec::arg(src, c, "src", false), sim_vec::arg(dst, c, "dst", false),
+                                     sim_vec::arg(dst, c, "dst", true)};
+    if (!sim_vec::d::vec_instr("Axpy", sim_vec::d::VecOp::Axpy, count, sizeof(T), a, 3, true)) return;
+    sim_vec::num::axpy(dst.GetPhyAddr(), src.GetPhyAddr(), scalarValue, size_t(count));
+}
+
+template <class T>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count) {
+    static_assert(sim_vec::one_of_v<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                  "Duplicate: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    const sim_vec::d::VecArg a[1] = {sim_vec::arg(dst, uint64_t(int64_t(count)), "dst", true)};
+    if (!sim_vec::d::vec_instr("Duplicate", sim_vec::d::VecOp::Duplicate, count, sizeof(T), a, 1, true)) return;
+    sim_vec::num::duplicate(dst.GetPhyAddr(), scalarValue, size_t(count));
+}
+
+// ---- Cast: T = destination, U = source ----
+
+template <class T, class U>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
+    static_assert(sim_vec::num::cast_supported_v<T, U>,
+                  "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
+    if (!sim_vec::num::cast_mode_allowed<T, U>(round_mode))
+        sim_vec::d::fail("Cast", "round mode not allowed for the dtype pair",
+                         "RoundMode %d is not allowed for Cast from %u-byte to %u-byte type on A2/A3 "
+                         "(float->bfloat16_t needs CAST_RINT/FLOOR/CEIL/ROUND/TRUNC; widening needs CAST_NONE)",
+                         int(round_mode), unsigned(sizeof(U)), unsigned(sizeof(T)));
+    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false), sim_vec::arg(dst, count, "dst", true)};
+    if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count, sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U),
+                               a, 2, true))
+        return;
+    sim_vec::num::cast(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count), round_mode);
+}
+
+// ---- reductions (count form; dst[0] gets the result, stored by the scalar unit) ----
+
+template <class T, bool isSetMask = true>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceSum: A2/A3 support half and float only (not bfloat16_t)");
+    const uint64_t maxCount = ascend_sim::detail::ub_total_bytes() / sizeof(T);
+    if (count < 1 || uint64_t(count) > maxCount)
+        sim_vec::d::fail("ReduceSum", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
+                         (unsigned long long)maxCount);
+    sim_vec::d::vec_check_operand("ReduceSum", sim_vec::arg(dst, 1, "dst", true));
+    // The A2/A3 count form ignores sharedTmpBuffer (it accumulates in a register).
+    (void)sharedTmpBuffer;
+    const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
+    sim_vec::d::vec_instr("ReduceSum", sim_vec::d::VecOp::ReduceSum, count, sizeof(T), a, 1, true);
+    const T r = sim_vec::num::reduce_sum(src.GetPhyAddr(), size_t(count));
+    sim_vec::d::reduce_scalar_store("ReduceSum", dst.GetPhyAddr(), sizeof(T));
+    dst.GetPhyAddr()[0] = r;
+}
+
+// dst[0] = max; with calIndex, dst[1] holds the index's bits (uint16 for half, uint32 for float).
+template <class T>
+void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = 0) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceMax: A2/A3 support half and float only (not bfloat16_t)");
+    const uint64_t maxCount = ascend_sim::detail::ub_total_bytes() / sizeof(T);
+    if (count < 1 || uint64_t(count) > maxCount)
+        sim_vec::d::fail("ReduceMax", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
+                         (unsigned long long)maxCount);
+    const uint32_t outElems = calIndex ? 2 : 1;
+    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(dst, outElems, "dst", true));
+    constexpr uint32_t perRepeat = 256 / sizeof(T), perBlock = 32 / sizeof(T);
+    const uint32_t firstMaxRepeat = uint32_t(count) / perRepeat > 0 ? uint32_t(count) / perRepeat : 1;
+    const uint32_t tmpElems = (2 * firstMaxRepeat + perBlock - 1) / perBlock * perBlock;
+    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
+    const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
+    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, 1, true);
+    T m;
+    uint32_t idx;
+    sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
+    sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
+    dst.GetPhyAddr()[0] = m;
+    if (calIndex) {
+        if constexpr (sizeof(T) == 2) {
+            const uint16_t i16 = uint16_t(idx);
+            std::memcpy(dst.GetPhyAddr() + 1, &i16, 2);
+        } else {
+            std::memcpy(dst.GetPhyAddr() + 1, &idx, 4);
+        }
+    }
+}
+
+// ---- compare / select ----
+
+namespace sim_vec {
+template <class T>
+void check_cmp_bytes(const char* api, uint32_t count) {
+    if ((uint64_t(count) * sizeof(T)) % 256 != 0)
+        d::fail(api, "byte count not a multiple of 256",
+                "count %u x %u B = %llu B is not a multiple of 256 B; the NPU computes whole 256 B repeats only "
+                "and would silently skip the last %llu B",
+                count, unsigned(sizeof(T)), (unsigned long long)(uint64_t(count) * sizeof(T)),
+                (unsigned long long)((uint64_t(count) * sizeof(T)) % 256));
+}
+template <class T>
+void check_cmp_mode(const char* api, CMPMODE mode) {
+    if constexpr (std::is_same_v<T, int32_t>) {
+        if (mode != CMPMODE::EQ)
+            d::fail(api, "int32_t compares EQ only", "CMPMODE %d on int32_t: A2/A3 support only CMPMODE::EQ",
+                    int(mode));
+    }
+}
+}  // namespace sim_vec
+
+// dst: one bit per element, little-endian (bit i of byte i/8).
+template <class T, class U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             uint32_t count) {
+    static_assert(sim_vec::one_of_v<T, half, float, int32_t>,
+                  "Compare: A2/A3 support half and float (int32_t for EQ only), not bfloat16_t");
+    static_assert(sim_vec::one_of_v<U, uint8_t, int8_t>, "Compare: dst must be a uint8_t (or int8_t) bitmask");
+    sim_vec::check_cmp_bytes<T>("Compare", count);
+    sim_vec::check_cmp_mode<T>("Compare", cmpMode);
+    const sim_vec::d::VecArg a[3] = {sim_vec::arg(src0, count, "src0", false), sim_vec::arg(src1, count, "src1", false),
+                                     {dst.ub_ref(), uint32_t(sizeof(U)), count / 8, "dst", true}};
+    if (!sim_vec::d::vec_instr("Compare", sim_vec::d::VecOp::Compare, count, sizeof(T), a, 3, false)) return;
+    sim_vec::num::compare(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src0.GetPhyAddr(), src1.GetPhyAddr(), cmpMode,
+                          size_t(count));
+}
+
+template <class T, class U>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   uint32_t count) {
+    static_assert(sim_vec::one_of_v<T, half, float, int32_t>,
+                  "CompareScalar: A2/A3 support half and float (int32_t for EQ only), not bfloat16_t");
+    static_assert(sim_vec::one_of_v<U, uint8_t, int8_t>, "CompareScalar: dst must be a uint8_t (or int8_t) bitmask");
+    sim_vec::check_cmp_bytes<T>("CompareScalar", count);
+    sim_vec::check_cmp_mode<T>("CompareScalar", cmpMode);
+    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src0, count, "src0", false),
+                                     {dst.ub_ref(), uint32_t(sizeof(U)), count / 8, "dst", true}};
+    if (!sim_vec::d::vec_instr("CompareScalar", sim_vec::d::VecOp::CompareScalar, count, sizeof(T), a, 2, false))
+        return;
+    sim_vec::num::compare_scalar(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src0.GetPhyAddr(), src1Scalar, cmpMode,
+                                 size_t(count));
+}
+// The 9.x name.
+template <class T, class U>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+              uint32_t count) {
+    CompareScalar(dst, src0, src1Scalar, cmpMode, count);
+}
+
+// dst[i] = mask bit i ? src0[i] : src1[i]   (VSEL_TENSOR_TENSOR_MODE)
+template <class T, class U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+    static_assert(sim_vec::f16f32_v<T>, "Select: A2/A3 support half and float only (not bfloat16_t)");
+    static_assert(sim_vec::one_of_v<U, uint8_t, uint16_t, uint32_t, uint64_t>, "Select: selMask must be uint8..uint64");
+    if (selMode != SELMODE::VSEL_TENSOR_TENSOR_MODE)
+        sim_vec::d::fail("Select", "SELMODE does not match the overload",
+                         "the tensor-tensor Select needs SELMODE::VSEL_TENSOR_TENSOR_MODE (got %d; "
+                         "VSEL_CMPMASK_SPR is not modelled)",
+                         int(selMode));
+    const sim_vec::d::VecArg a[4] = {{selMask.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "selMask", false},
+                                     sim_vec::arg(src0, count, "src0", false), sim_vec::arg(src1, count, "src1", false),
+                                     sim_vec::arg(dst, count, "dst", true)};
+    if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 4, true)) return;
+    sim_vec::num::select(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()), src0.GetPhyAddr(),
+                         src1.GetPhyAddr(), size_t(count));
+}
+
+// dst[i] = mask bit i ? src0[i] : src1Scalar   (VSEL_TENSOR_SCALAR_MODE)
+template <class T, class U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+            SELMODE selMode, uint32_t count) {
+    static_assert(sim_vec::f16f32_v<T>, "Select: A2/A3 support half and float only (not bfloat16_t)");
+    static_assert(sim_vec::one_of_v<U, uint8_t, uint16_t, uint32_t, uint64_t>, "Select: selMask must be uint8..uint64");
+    if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
+        sim_vec::d::fail("Select", "SELMODE does not match the overload",
+                         "the tensor-scalar Select needs SELMODE::VSEL_TENSOR_SCALAR_MODE (got %d)", int(selMode));
+    const sim_vec::d::VecArg a[3] = {{selMask.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "selMask", false},
+                                     sim_vec::arg(src0, count, "src0", false), sim_vec::arg(dst, count, "dst", true)};
+    if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 3, true)) return;
+    sim_vec::num::select_scalar(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()),
+                                src0.GetPhyAddr(), src1, size_t(count));
+}
+
+// ---- Gather: dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)], offsets in BYTES ----
+
+template <class T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+            const uint32_t srcBaseAddr, const uint32_t count) {
+    static_assert(sim_vec::one_of_v<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                  "Gather: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    const sim_vec::d::VecArg a[3] = {sim_vec::arg(srcOffset, count, "srcOffset", false),
+                                     {src.ub_ref(), uint32_t(sizeof(T)), src.ub_ref().dataLen, "src", false},
+                                     sim_vec::arg(dst, count, "dst", true)};
+    if (!sim_vec::d::vec_instr("Gather", sim_vec::d::VecOp::Gather, count, sizeof(T), a, 3, false)) return;
+    const int64_t bad = sim_vec::num::gather(dst.GetPhyAddr(), src.GetPhyAddr(), srcOffset.GetPhyAddr(), srcBaseAddr,
+                                             size_t(count), size_t(src.GetSize()));
+    if (bad >= 0)
+        sim_vec::d::fail("Gather", "offset out of range or misaligned",
+                         "srcOffset[%lld] = %u B (+ srcBaseAddr %u B) is not a %u-byte aligned offset inside src's "
+                         "%u B",
+                         (long long)bad, srcOffset.GetPhyAddr()[bad], srcBaseAddr, unsigned(sizeof(T)),
+                         src.ub_ref().dataLen);
+}
+
+}  // namespace AscendC

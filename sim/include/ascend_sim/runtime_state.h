@@ -1,0 +1,235 @@
+// Internal state of a launch and of a block (one simulated AIV core). Only the
+// simulator's .cpp files include this; kernels see device_runtime.h.
+#pragma once
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "device_runtime.h"
+#include "sim.h"
+
+namespace ascend_sim::detail {
+
+// ---- pipe hazards (hazards.cpp) ----
+
+// Vector clock: c[q] = the last instruction of pipe q known to have completed.
+struct Clock {
+    uint64_t c[P_COUNT] = {0, 0, 0, 0};
+    void join(const Clock& o) {
+        for (int i = 0; i < P_COUNT; ++i) c[i] = c[i] > o.c[i] ? c[i] : o.c[i];
+    }
+};
+
+struct Instr {
+    Pipe pipe;
+    uint64_t seq;     // the pipe's own clock component for this instruction
+    uint32_t serial;  // per-block instruction number, for messages (#12)
+    const char* op;
+};
+
+struct AccessRec {
+    uint64_t seq = 0;  // 0 = none
+    uint32_t serial = 0;
+    const char* op = nullptr;
+    uint8_t pipe = 0;
+};
+struct Cell {
+    AccessRec write;
+    AccessRec read[P_COUNT];
+};
+
+// Byte ranges -> last accesses, as a map of segment starts (a segment runs to
+// the next key). Buffer-aligned accesses keep it small.
+class RangeMap {
+public:
+    RangeMap() { m_.emplace(0, Cell{}); }
+    // Splits at lo and hi and returns the segment iterators [first, last).
+    std::pair<std::map<uint64_t, Cell>::iterator, std::map<uint64_t, Cell>::iterator> range(uint64_t lo, uint64_t hi);
+    std::map<uint64_t, Cell>& map() { return m_; }
+    void clear() {
+        m_.clear();
+        m_.emplace(0, Cell{});
+    }
+
+private:
+    std::map<uint64_t, Cell>::iterator split(uint64_t at);
+    std::map<uint64_t, Cell> m_;
+};
+
+enum class Space : uint8_t { UB, GM };
+
+class HazardTracker {
+public:
+    Instr issue(Pipe p, const char* op);
+    // Checks an access of [lo, hi) by instruction in against the recorded ones,
+    // throws SimViolation on an unordered pair, then records it.
+    void access(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi, bool write);
+    Clock snapshot(Pipe p) const { return clk_[p]; }
+    // Pipe p waits for the work summarised by c (WaitFlag, DeQue, AllocTensor).
+    void join(Pipe p, const Clock& c) {
+        if (c.c[p] > selfDone_[p]) selfDone_[p] = c.c[p];
+        clk_[p].join(c);
+    }
+    void barrier(Pipe p) { selfDone_[p] = clk_[p].c[p]; }
+    void barrier_all();
+    void reset_gm() { gm_.clear(); }
+
+private:
+    Clock clk_[P_COUNT];
+    // selfDone_[p]: the last instruction of pipe p known complete before p's
+    // next one starts (PipeBarrier<p>, or a round trip through another pipe).
+    uint64_t selfDone_[P_COUNT] = {0, 0, 0, 0};
+    uint32_t serial_ = 0;
+    RangeMap ub_, gm_;
+};
+
+// ---- queues and buffers (queues.cpp) ----
+
+enum class BufState : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED };
+
+struct Buffer {
+    uint32_t offset = 0, len = 0;
+    int32_t queue = -1;  // -1: a TBuf
+    int32_t gen = 0;     // TPipe generation (Reset kills older buffers)
+    uint8_t pos = 0;
+    BufState state = BufState::FREE;
+    bool hasRelease = false;  // FreeTensor left a clock for the next AllocTensor
+    Clock release;            // consumer pipe's clock at FreeTensor
+    Clock produced;           // producer pipe's clock at EnQue
+};
+
+struct Queue {
+    uint8_t pos = 0;
+    int32_t depth = 0;
+    int32_t pipeGen = 0;
+    std::vector<int32_t> bufs;
+    std::deque<int32_t> fifo;
+    uint32_t cursor = 0;
+};
+
+// ---- GM accesses for the inter-block race check (gm_races.cpp) ----
+
+struct GmRecord {
+    uint64_t lo, hi;
+    uint32_t block;
+    bool write;
+    const char* op;
+};
+
+// ---- events ----
+constexpr int kEvents = 35;  // HardEvent::MAX
+struct EventSlot {
+    bool set = false;
+    uint32_t serial = 0;
+    Clock clk;
+};
+
+struct Launch;
+
+struct Block {
+    Launch* launch = nullptr;
+    uint32_t idx = 0, num = 1;
+    uint8_t* ub = nullptr;   // this block's UB (ubTotal bytes)
+    uint64_t ubUsable = 0;   // what InitBuffer may hand out
+    uint64_t ubTotal = 0;    // usable + the 8 KiB API reserve
+
+    // counters
+    KernelCounters ctr;
+    uint64_t repeatsByOp[size_t(VecOp::COUNT)] = {};
+    bool used = false;
+
+    HazardTracker hz;
+
+    // TPipe
+    int32_t livePipe = -1;
+    int32_t pipeSerial = 0;
+    int32_t pipeGen = 0;  // bumps on Reset: old queue/buffer ids die
+    uint64_t ubNext = 0;
+    uint32_t bufCount = 0;
+    std::vector<Buffer> bufs;
+    std::vector<Queue> queues;
+    uint32_t liveByPos[32] = {};
+    std::string pipeLeak;  // live tensors found when the TPipe was destroyed
+
+    // events
+    EventSlot events[kEvents][8];
+    uint8_t reservedIds[kEvents] = {};
+
+    // DCache (64-byte lines)
+    std::unordered_set<uint64_t> dirtyLines, cachedLines, staleLines;
+
+    // GM records of the current SyncAll epoch
+    std::vector<GmRecord> records;
+    uint32_t syncAlls = 0;
+    void* sysWorkspace = nullptr;
+};
+
+// One kernel launch: shared by its block threads.
+struct Launch {
+    std::string name;
+    SocProfile prof;
+    uint32_t blockDim = 0;
+    uint32_t threads = 1;
+    bool threadPerBlock = true;
+
+    std::mutex mu;
+    std::condition_variable cv;
+    uint32_t freeSlots = 0;  // host-thread slots (counting semaphore)
+
+    // hard SyncAll barrier
+    uint32_t arrived = 0, ended = 0;
+    uint64_t generation = 0;
+    bool aborted = false;
+    std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
+
+    // DCache lines dirty in some block: line -> block
+    std::mutex dirtyMu;
+    std::map<uint64_t, uint32_t> dirtyOwner;
+    std::atomic<uint32_t> dirtyCount{0};
+
+    std::mutex failMu;
+    std::vector<std::pair<uint32_t, std::exception_ptr>> failures;
+    std::vector<KernelCounters> perBlock;
+    std::vector<uint8_t> blockUsed;
+
+    void record_failure(uint32_t block, std::exception_ptr e);
+    void abort_all();
+};
+
+extern thread_local Block* tls_block;
+Block& cur(const char* api);  // throws outside a kernel
+
+// gm_registry.cpp
+struct GmHit {
+    uint64_t lo = 0, hi = 0;
+};
+bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one region
+std::string gm_describe(uint64_t addr);                // "logProb+0x40" or "0x7f..."
+
+// gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
+void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
+void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op);
+
+// dcache.cpp
+void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
+void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all);
+void dcache_end(Block& b);
+
+// events.cpp, queues.cpp: kernel-end checks of one block.
+void events_end(Block& b);
+void queues_end(Block& b);
+
+const char* pipe_name(int p);
+const char* pos_name(uint8_t tposition);
+std::string hex(uint64_t v);
+
+}  // namespace ascend_sim::detail

@@ -1,0 +1,108 @@
+// Host-side API of the simulator (namespace ascend_sim): SoC profiles and
+// settings, GM regions, kernel launch, launch statistics and SimViolation,
+// the exception every check throws. Used by op_host, the Python binding, the
+// CPU-twin launcher (tikicpulib.h) and the tests.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ascend_sim {
+
+// ---- SoC profiles -----------------------------------------------------------
+
+struct SocProfile {
+    std::string name;                // "ascend910b", ...
+    std::string socVersion;          // CANN's SOC_VERSION, e.g. "Ascend910B2"
+    uint32_t npuArch;                // __NPU_ARCH__: 2201 (A2, A3), 3510 (950)
+    uint32_t vectorCores;            // AIV count, what GetCoreNumAiv() returns
+    uint64_t ubBytes;                // UB usable by TPipe::InitBuffer
+    uint64_t libApiWorkspaceBytes;   // GetLibApiWorkSpaceSize(): 16 MiB
+    double hbmBytesPerSec;           // performance-model figures; several are
+    double clockHz;                  // assumptions, see docs/simulator.md
+    double vectorBytesPerCycle;
+};
+
+const std::vector<SocProfile>& profiles();
+// The profile in force: set_soc() > ASCEND_XENT_SOC > "ascend910b"; its core
+// count overridden by set_cores() > ASCEND_XENT_CORES.
+SocProfile current_profile();
+void set_soc(const std::string& name);  // std::invalid_argument on an unknown name
+void set_cores(uint32_t n);             // 0 = the profile's count
+void set_threads(uint32_t n);           // 0 = ASCEND_XENT_THREADS or all host cores
+uint32_t host_threads();
+
+// ---- violations ---------------------------------------------------------------
+
+// Thrown by every check. what() reads
+//   "[ascend_sim] DataCopy (block 3): GM->UB byte count 100 is not a multiple of 32 ..."
+// block() is -1 for host-side checks (gm_free, run_kernel arguments).
+class SimViolation : public std::runtime_error {
+public:
+    SimViolation(std::string api, int64_t block, std::string rule, const std::string& what);
+    const std::string& api() const { return api_; }
+    int64_t block() const { return block_; }
+    const std::string& rule() const { return rule_; }
+
+private:
+    std::string api_;
+    int64_t block_;
+    std::string rule_;
+};
+
+// ---- GM ---------------------------------------------------------------------------
+
+// GM the kernels may touch: every GlobalTensor access must lie inside one
+// registered region. gm_alloc returns 64-byte aligned memory (as aclrtMalloc).
+void* gm_alloc(size_t bytes, const char* name = "GmAlloc");
+void gm_free(void* p);  // SimViolation on a pointer not from gm_alloc, or freed twice
+
+// Registers caller-owned memory [p, p+bytes) as GM for its lifetime.
+class GmRegion {
+public:
+    GmRegion(void* p, size_t bytes, std::string name);
+    ~GmRegion();
+    GmRegion(const GmRegion&) = delete;
+    GmRegion& operator=(const GmRegion&) = delete;
+    void* data() const { return p_; }
+    size_t size() const { return bytes_; }
+
+private:
+    void* p_;
+    size_t bytes_;
+};
+
+// ---- launch --------------------------------------------------------------------------
+
+struct KernelCounters {
+    uint64_t gmReadBytes = 0, gmWriteBytes = 0;      // by MTE2 / MTE3
+    uint64_t dmaIn = 0, dmaOut = 0;                  // DataCopy/DataCopyPad calls
+    uint64_t scalarGmReads = 0, scalarGmWrites = 0;  // GlobalTensor GetValue/SetValue
+    uint64_t scalarUbReads = 0, scalarUbWrites = 0;  // LocalTensor GetValue/SetValue/operator()
+    uint64_t vectorInstructions = 0;
+    uint64_t vectorRepeats = 0;                      // 256-byte repeats of the widest operand
+    uint64_t ubPeakBytes = 0;                        // highest end offset of InitBuffer
+    std::map<std::string, uint64_t> vectorRepeatsByOp;
+    KernelCounters& operator+=(const KernelCounters& o);
+};
+
+struct LaunchStats {
+    std::string kernel, soc;
+    uint32_t blockDim = 0, blocksUsed = 0, hostThreads = 0;
+    KernelCounters total;
+    std::vector<KernelCounters> perBlock;
+};
+
+// Runs body once per block (GetBlockIdx() in [0, blockDim)) on host threads.
+// Throws the SimViolation of the lowest failing block; other exceptions thrown
+// by the body propagate the same way.
+void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body);
+
+// Of the calling thread's most recent run_kernel (also after it threw).
+LaunchStats last_launch_stats();
+
+}  // namespace ascend_sim

@@ -1,0 +1,50 @@
+// CANN's CPU-twin launcher surface (tikicpulib.h), backed by the simulator:
+// a CPU-twin test written for CANN compiles and runs against it unchanged.
+//   uint8_t* x = (uint8_t*)AscendC::GmAlloc(bytes);
+//   AscendC::SetKernelMode(KernelMode::AIV_MODE);
+//   ICPU_RUN_KF(my_kernel, blockDim, x, y, workspace, tiling);
+//   AscendC::GmFree(x);
+// Differences: blocks run as host threads (CANN forks a process per core), and
+// a check failure throws ascend_sim::SimViolation after printing it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include "ascend_sim/sim.h"
+#include "kernel_operator.h"
+
+enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+
+namespace AscendC {
+
+inline void* GmAlloc(size_t size) { return ascend_sim::gm_alloc(size, "GmAlloc"); }
+inline void GmFree(void* ptr) { ascend_sim::gm_free(ptr); }
+
+namespace sim_twin {
+inline KernelMode& kernel_mode() {
+    static thread_local KernelMode m = KernelMode::MIX_MODE;
+    return m;
+}
+inline uint64_t& tiling_key() {
+    static thread_local uint64_t k = 0;
+    return k;
+}
+}  // namespace sim_twin
+
+// Recorded only: every simulated block is an AIV core.
+inline void SetKernelMode(KernelMode mode) { sim_twin::kernel_mode() = mode; }
+
+}  // namespace AscendC
+
+#define ICPU_SET_TILING_KEY(key) (AscendC::sim_twin::tiling_key() = uint64_t(key))
+
+#define ICPU_RUN_KF(func, blockdim, ...)                                                   \
+    do {                                                                                \
+        try {                                                                           \
+            ascend_sim::run_kernel(#func, (blockdim), [&] { func(__VA_ARGS__); });       \
+        } catch (const ascend_sim::SimViolation& icpu_e_) {                            \
+            std::fprintf(stderr, "%s\n", icpu_e_.what());                               \
+            throw;                                                                      \
+        }                                                                               \
+    } while (0)

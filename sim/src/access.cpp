@@ -1,0 +1,214 @@
+// The per-call work of the data APIs: operand checks for vector instructions,
+// scalar UB/GM accesses and DMA transfers, each followed by the pipe-hazard
+// bookkeeping and the counters. All O(1) or O(log n) per call.
+#include <algorithm>
+
+#include "ascend_sim/kernel_defs.h"
+#include "ascend_sim/runtime_state.h"
+
+namespace ascend_sim::detail {
+
+namespace {
+using AscendC::TPosition;
+
+bool ub_position(uint8_t pos) {
+    return TPosition(pos) == TPosition::VECIN || TPosition(pos) == TPosition::VECOUT ||
+           TPosition(pos) == TPosition::VECCALC;
+}
+
+uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role) {
+    if (!ub_position(t.pos))
+        fail(api, "operand not in UB",
+             "%s is at %s, not a UB position (VECIN, VECOUT or VECCALC); was the LocalTensor initialised?", role,
+             pos_name(t.pos));
+    const auto* p = static_cast<const uint8_t*>(t.p);
+    if (p < b.ub || p + t.dataLen > b.ub + b.ubTotal)
+        fail(api, "operand outside this block's UB", "%s does not lie in this block's UB", role);
+    const uint64_t off = uint64_t(p - b.ub);
+    if (off % 32 != 0)
+        fail(api, "UB address not 32-byte aligned", "%s starts at UB %s, not 32-byte aligned", role, hex(off).c_str());
+    return off;
+}
+
+void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
+    const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + span;
+    if (g.oriBytes) {
+        const uint64_t ori = reinterpret_cast<uint64_t>(g.ori);
+        if (lo < ori || hi > ori + g.oriBytes)
+            fail(api, "GM access outside the GlobalTensor",
+                 "%s [%s, %s) (%llu B) is outside the GlobalTensor's SetGlobalBuffer range [%s, %s) (%llu B)", dir,
+                 gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span, gm_describe(ori).c_str(),
+                 gm_describe(ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
+    }
+    if (!gm_lookup(lo, hi, nullptr))
+        fail(api, "GM access outside any allocation",
+             "%s [%s, %s) (%llu B) is not inside one GM allocation (GmAlloc/gm_alloc/GmRegion)", dir,
+             gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span);
+}
+}  // namespace
+
+uint64_t ub_offset(const char* api, const void* p) {
+    Block& b = cur(api);
+    return uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+}
+
+uint64_t ub_total_bytes() {
+    Block* b = tls_block;
+    return b ? b->ubTotal : 192 * 1024;
+}
+
+void vec_check_operand(const char* api, const VecArg& a) {
+    Block& b = cur(api);
+    check_ub_operand(api, b, a.t, a.role);
+    if (a.bytes > a.t.dataLen)
+        fail(api, "count beyond tensor size", "%s needs %llu B but the tensor holds %u B (%u elements of %u B)",
+             a.role, (unsigned long long)a.bytes, a.t.dataLen, a.t.dataLen / a.elemSize, a.elemSize);
+}
+
+bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, const VecArg* args, int n,
+               bool allowFullOverlap) {
+    Block& b = cur(api);
+    if (count < 0) fail(api, "negative count", "count %lld is negative", (long long)count);
+    uint64_t off[8];
+    for (int i = 0; i < n; ++i) {
+        off[i] = check_ub_operand(api, b, args[i].t, args[i].role);
+        if (args[i].bytes > args[i].t.dataLen)
+            fail(api, "count beyond tensor size",
+                 "count %lld needs %llu B of %s but the tensor holds %u B (%u elements of %u B)", (long long)count,
+                 (unsigned long long)args[i].bytes, args[i].role, args[i].t.dataLen,
+                 args[i].t.dataLen / args[i].elemSize, args[i].elemSize);
+    }
+    // dst/src overlap must be 100% or none.
+    for (int w = 0; w < n; ++w) {
+        if (!args[w].write) continue;
+        for (int r = 0; r < n; ++r) {
+            if (args[r].write) continue;
+            const uint64_t wl = off[w], wh = wl + args[w].bytes, rl = off[r], rh = rl + args[r].bytes;
+            if (wl >= rh || rl >= wh || !args[w].bytes || !args[r].bytes) continue;
+            const bool full = wl == rl && args[w].bytes <= args[r].bytes;
+            if (full && allowFullOverlap) continue;
+            fail(api, full ? "dst aliases src" : "partial overlap",
+                 "%s UB [%s, %s) and %s UB [%s, %s) overlap %s", args[w].role, hex(wl).c_str(), hex(wh).c_str(),
+                 args[r].role, hex(rl).c_str(), hex(rh).c_str(),
+                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap or none)");
+        }
+    }
+    if (count == 0) return false;  // a NOP on A2/A3
+    b.used = true;
+    const uint64_t repeats = (uint64_t(count) * widestElem + 255) / 256;
+    ++b.ctr.vectorInstructions;
+    b.ctr.vectorRepeats += repeats;
+    b.repeatsByOp[size_t(op)] += repeats;
+    const Instr in = b.hz.issue(P_V, api);
+    for (int i = 0; i < n; ++i)
+        if (!args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
+    for (int i = 0; i < n; ++i)
+        if (args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
+    return true;
+}
+
+void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes) {
+    // dav_c220 ReduceSum: wait V (V_S), the scalar unit stores dst[0], then
+    // S_V and S_MTE3 so later vector and MTE3 work sees it.
+    Block& b = cur(api);
+    b.hz.join(P_S, b.hz.snapshot(P_V));
+    const Instr in = b.hz.issue(P_S, api);
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
+    b.hz.access(api, in, Space::UB, off, off + bytes, true);
+    const Clock s = b.hz.snapshot(P_S);
+    b.hz.join(P_V, s);
+    b.hz.join(P_MTE3, s);
+}
+
+void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
+    Block& b = cur(api);
+    const auto* q = static_cast<const uint8_t*>(p);
+    if (q < b.ub || q + bytes > b.ub + b.ubTotal)
+        fail(api, "operand outside this block's UB", "the LocalTensor does not lie in this block's UB");
+    write ? ++b.ctr.scalarUbWrites : ++b.ctr.scalarUbReads;
+    const uint64_t off = uint64_t(q - b.ub);
+    const Instr in = b.hz.issue(P_S, api);
+    b.hz.access(api, in, Space::UB, off, off + bytes, write);
+}
+
+void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
+    Block& b = cur(api);
+    check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
+    write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
+    const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
+    const uint64_t line = lo >> 6;
+    Launch& L = *b.launch;
+    if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
+        std::lock_guard<std::mutex> lk(L.dirtyMu);
+        auto it = L.dirtyOwner.find(line);
+        if (it != L.dirtyOwner.end() && it->second != b.idx)
+            fail(api, "GM line dirty in another core's DCache",
+                 "%s GM %s, in a 64-byte line block %u wrote with SetValue and has not cleaned "
+                 "(DataCacheCleanAndInvalid); scalar accesses of different cores must be 64 B apart",
+                 write ? "writes" : "reads", gm_describe(lo).c_str(), it->second);
+    }
+    if (write) {
+        if (b.dirtyLines.insert(line).second) {
+            std::lock_guard<std::mutex> lk(L.dirtyMu);
+            L.dirtyOwner[line] = b.idx;
+            L.dirtyCount.fetch_add(1, std::memory_order_relaxed);
+        }
+        b.staleLines.erase(line);
+        b.cachedLines.insert(line);
+        add_gm_record(b, line << 6, (line + 1) << 6, true, api);  // a clean writes the whole line back
+    } else {
+        if (b.staleLines.count(line))
+            fail(api, "stale DCache line",
+                 "reads GM %s from a DCache line cached before it was overwritten (by this block's MTE3 or by "
+                 "another block before a SyncAll); DataCacheCleanAndInvalid the line before reading",
+                 gm_describe(lo).c_str());
+        b.cachedLines.insert(line);
+        add_gm_record(b, lo, hi, false, api);
+    }
+    const Instr in = b.hz.issue(P_S, api);
+    b.hz.access(api, in, Space::GM, lo, hi, write);
+}
+
+void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
+         uint64_t payload) {
+    Block& b = cur(api);
+    const uint64_t off = check_ub_operand(api, b, ub, toUb ? "the UB destination" : "the UB source");
+    check_gm(api, toUb ? "GM->UB read of" : "UB->GM write of", gm, gmSpan);
+    b.used = true;
+    if (toUb) {
+        b.ctr.gmReadBytes += payload;
+        ++b.ctr.dmaIn;
+    } else {
+        b.ctr.gmWriteBytes += payload;
+        ++b.ctr.dmaOut;
+    }
+    const uint64_t lo = reinterpret_cast<uint64_t>(gm.p), hi = lo + gmSpan;
+    dcache_on_dma(b, api, lo, hi, toUb);
+    add_gm_record(b, lo, hi, !toUb, api);
+    const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
+    if (toUb) {
+        b.hz.access(api, in, Space::GM, lo, hi, false);
+        b.hz.access(api, in, Space::UB, off, off + ubSpan, true);
+    } else {
+        b.hz.access(api, in, Space::UB, off, off + ubSpan, false);
+        b.hz.access(api, in, Space::GM, lo, hi, true);
+    }
+}
+
+void* user_workspace(const char* api, void* ws) {
+    Block& b = cur(api);
+    if (!ws) fail(api, "null workspace", "the workspace pointer is null");
+    const uint64_t sys = b.launch->prof.libApiWorkspaceBytes;
+    const uint64_t lo = reinterpret_cast<uint64_t>(ws);
+    if (!gm_lookup(lo, lo + sys, nullptr))
+        fail(api, "workspace smaller than the system workspace",
+             "the workspace at %s is not a GM allocation of at least the %llu B system workspace "
+             "(GetLibApiWorkSpaceSize) that precedes the user workspace",
+             gm_describe(lo).c_str(), (unsigned long long)sys);
+    return static_cast<uint8_t*>(ws) + sys;
+}
+
+void set_sys_workspace(void* ws) { cur("SetSysWorkspace").sysWorkspace = ws; }
+void* sys_workspace() { return cur("GetSysWorkSpacePtr").sysWorkspace; }
+
+}  // namespace ascend_sim::detail

@@ -1,0 +1,103 @@
+// The per-core scalar data cache (32 KiB, 64-byte lines) as far as it matters
+// for correctness: GlobalTensor::SetValue stays in the cache (dirty) until
+// DataCacheCleanAndInvalid; GetValue may keep a line that MTE3 or another core
+// later overwrites (stale). The simulator writes through immediately and
+// reports the accesses whose result would differ on the NPU.
+#include <algorithm>
+
+#include "ascend_sim/runtime_state.h"
+
+namespace ascend_sim::detail {
+
+namespace {
+// Calls f(line) for every line of `set` within [loLine, hiLine].
+template <class F>
+void lines_in(const std::unordered_set<uint64_t>& set, uint64_t loLine, uint64_t hiLine, F f) {
+    if (set.empty()) return;
+    if (hiLine - loLine + 1 <= set.size()) {
+        for (uint64_t l = loLine; l <= hiLine; ++l)
+            if (set.count(l)) f(l);
+    } else {
+        for (uint64_t l : set)
+            if (l >= loLine && l <= hiLine) f(l);
+    }
+}
+
+void drop_dirty(Block& b, uint64_t line) {
+    if (!b.dirtyLines.erase(line)) return;
+    Launch& L = *b.launch;
+    std::lock_guard<std::mutex> lk(L.dirtyMu);
+    L.dirtyOwner.erase(line);
+    L.dirtyCount.fetch_sub(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb) {
+    const uint64_t loLine = lo >> 6, hiLine = (hi - 1) >> 6;
+    lines_in(b.dirtyLines, loLine, hiLine, [&](uint64_t l) {
+        fail(api, "DMA on a dirty DCache line",
+             "%s GM line %s that this block wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid); %s",
+             toUb ? "MTE2 reads" : "MTE3 writes", gm_describe(l << 6).c_str(),
+             toUb ? "on the NPU the data is still in the DCache and the DMA reads stale GM"
+                  : "a later clean would overwrite the DMA's data");
+    });
+    Launch& L = *b.launch;
+    if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
+        std::lock_guard<std::mutex> lk(L.dirtyMu);
+        for (auto it = L.dirtyOwner.lower_bound(loLine); it != L.dirtyOwner.end() && it->first <= hiLine; ++it)
+            if (it->second != b.idx)
+                fail(api, "GM line dirty in another core's DCache",
+                     "%s GM line %s that block %u wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid)",
+                     toUb ? "MTE2 reads" : "MTE3 writes", gm_describe(it->first << 6).c_str(), it->second);
+    }
+    if (!toUb) {
+        std::vector<uint64_t> hit;
+        lines_in(b.cachedLines, loLine, hiLine, [&](uint64_t l) { hit.push_back(l); });
+        for (uint64_t l : hit) {
+            b.cachedLines.erase(l);
+            b.staleLines.insert(l);
+        }
+    }
+}
+
+void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {
+    if (b.cachedLines.empty()) return;
+    for (size_t blk = 0; blk < all.size(); ++blk) {
+        if (blk == b.idx) continue;
+        for (const GmRecord& r : all[blk]) {
+            if (!r.write) continue;
+            std::vector<uint64_t> hit;
+            lines_in(b.cachedLines, r.lo >> 6, (r.hi - 1) >> 6, [&](uint64_t l) { hit.push_back(l); });
+            for (uint64_t l : hit) {
+                b.cachedLines.erase(l);
+                b.staleLines.insert(l);
+            }
+        }
+    }
+}
+
+void dcci(const char* api, const void* gm, bool entire) {
+    Block& b = cur(api);
+    if (entire) {
+        std::vector<uint64_t> dirty(b.dirtyLines.begin(), b.dirtyLines.end());
+        for (uint64_t l : dirty) drop_dirty(b, l);
+        b.cachedLines.clear();
+        b.staleLines.clear();
+        return;
+    }
+    const uint64_t line = reinterpret_cast<uint64_t>(gm) >> 6;
+    drop_dirty(b, line);
+    b.cachedLines.erase(line);
+    b.staleLines.erase(line);
+}
+
+void dcache_end(Block& b) {
+    if (b.dirtyLines.empty()) return;
+    const uint64_t first = *std::min_element(b.dirtyLines.begin(), b.dirtyLines.end());
+    fail("kernel end", "dirty DCache lines at kernel end",
+         "%zu DCache line(s) written by GlobalTensor::SetValue were never cleaned, first GM %s; SetValue is not "
+         "written through on the NPU: call DataCacheCleanAndInvalid",
+         b.dirtyLines.size(), gm_describe(first << 6).c_str());
+}
+
+}  // namespace ascend_sim::detail

@@ -1,0 +1,84 @@
+// Inter-block GM races: within one SyncAll epoch, a write by one block and a
+// read or write by another of overlapping bytes. Checked at each SyncAll and at
+// kernel end from the recorded intervals: sort, then one sweep keeping, for
+// writes and for reads, the two furthest-reaching intervals of distinct blocks.
+#include <algorithm>
+
+#include "ascend_sim/runtime_state.h"
+
+namespace ascend_sim::detail {
+
+void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op) {
+    if (!b.records.empty()) {
+        GmRecord& last = b.records.back();
+        if (last.write == write && lo >= last.lo && lo <= last.hi) {  // streaming: extend
+            if (hi > last.hi) last.hi = hi;
+            return;
+        }
+    }
+    b.records.push_back(GmRecord{lo, hi, b.idx, write, op});
+}
+
+namespace {
+struct Top {
+    uint64_t hi = 0;
+    uint32_t block = UINT32_MAX;
+    const GmRecord* rec = nullptr;
+};
+
+void push(Top& a, Top& b, const GmRecord& r) {
+    const Top t{r.hi, r.block, &r};
+    if (r.block == a.block) {
+        if (r.hi > a.hi) a = t;
+        return;
+    }
+    if (r.block == b.block) {
+        if (r.hi > b.hi) b = t;
+        if (b.hi > a.hi) std::swap(a, b);
+        return;
+    }
+    if (r.hi > a.hi) {
+        b = a;
+        a = t;
+    } else if (r.hi > b.hi) {
+        b = t;
+    }
+}
+
+const GmRecord* conflict(const Top& a, const Top& b, const GmRecord& r) {
+    const Top& o = a.block != r.block ? a : b;
+    return (o.rec && o.hi > r.lo) ? o.rec : nullptr;
+}
+}  // namespace
+
+void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
+    std::vector<GmRecord> all;
+    for (auto& v : perBlock) all.insert(all.end(), v.begin(), v.end());
+    std::sort(all.begin(), all.end(), [](const GmRecord& x, const GmRecord& y) {
+        if (x.lo != y.lo) return x.lo < y.lo;
+        if (x.block != y.block) return x.block < y.block;
+        return x.write > y.write;
+    });
+    Top w1, w2, r1, r2;
+    for (const GmRecord& r : all) {
+        const GmRecord* o = conflict(w1, w2, r);
+        if (!o && r.write) o = conflict(r1, r2, r);
+        if (o) {
+            const GmRecord& a = o->block < r.block ? *o : r;
+            const GmRecord& c = o->block < r.block ? r : *o;
+            const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
+            const uint32_t blk = a.block;
+            std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " +
+                               std::to_string(c.block) + ", " + L.name + "): GM [" + gm_describe(lo) + ", " +
+                               gm_describe(hi) + ") is " + (a.write ? "written" : "read") + " by block " +
+                               std::to_string(a.block) + " (" + a.op + ") and " + (c.write ? "written" : "read") +
+                               " by block " + std::to_string(c.block) + " (" + c.op +
+                               ") with no SyncAll in between";
+            throw SimViolation(api, blk, "inter-block GM race", what);
+        }
+        if (r.write) push(w1, w2, r);
+        else push(r1, r2, r);
+    }
+}
+
+}  // namespace ascend_sim::detail

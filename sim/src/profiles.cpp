@@ -1,0 +1,95 @@
+// SoC profiles and the run-time settings (SoC, core count, host threads).
+// Setters win over the environment; both are read at each query.
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "ascend_sim/sim.h"
+
+namespace ascend_sim {
+
+namespace {
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+std::vector<SocProfile> make_profiles() {
+    // UB: 192 KiB less the 8 KiB API reserve (2201); 248 KiB = ASC_UB_SIZE (3510).
+    // hbmBytesPerSec / clockHz / vectorBytesPerCycle are assumptions for the
+    // performance model (docs/simulator.md), not measured figures.
+    const uint64_t ubA2 = 192 * KiB - 8 * KiB;
+    return {
+        {"ascend910b", "Ascend910B2", 2201, 48, ubA2, 16 * MiB, 1.6e12, 1.8e9, 256.0},
+        {"ascend910b3", "Ascend910B3", 2201, 40, ubA2, 16 * MiB, 1.6e12, 1.8e9, 256.0},
+        {"ascend910b4", "Ascend910B4", 2201, 40, ubA2, 16 * MiB, 0.8e12, 1.8e9, 256.0},
+        {"ascend910_93", "Ascend910_9392", 2201, 48, ubA2, 16 * MiB, 1.6e12, 1.8e9, 256.0},
+        {"ascend950", "Ascend950", 3510, 64, 248 * KiB, 16 * MiB, 1.6e12, 1.8e9, 256.0},
+    };
+}
+
+std::mutex g_mu;
+std::string g_soc;                  // "" = env or default
+std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
+std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
+
+uint32_t env_u32(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return 0;
+    char* end = nullptr;
+    const unsigned long x = std::strtoul(v, &end, 10);
+    if (*end != '\0' || x == 0 || x > 65535)
+        throw std::invalid_argument(std::string("[ascend_sim] ") + name + "=" + v + " is not a count in [1, 65535]");
+    return uint32_t(x);
+}
+
+const SocProfile& find(const std::string& name) {
+    for (const auto& p : profiles())
+        if (p.name == name) return p;
+    std::string known;
+    for (const auto& p : profiles()) known += (known.empty() ? "" : ", ") + p.name;
+    throw std::invalid_argument("[ascend_sim] unknown SoC profile \"" + name + "\" (known: " + known + ")");
+}
+}  // namespace
+
+const std::vector<SocProfile>& profiles() {
+    static const std::vector<SocProfile> p = make_profiles();
+    return p;
+}
+
+SocProfile current_profile() {
+    std::string name;
+    {
+        std::lock_guard<std::mutex> lk(g_mu);
+        name = g_soc;
+    }
+    if (name.empty()) {
+        const char* e = std::getenv("ASCEND_XENT_SOC");
+        name = (e && *e) ? e : "ascend910b";
+    }
+    SocProfile p = find(name);
+    uint32_t cores = g_cores.load();
+    if (!cores) cores = env_u32("ASCEND_XENT_CORES");
+    if (cores) p.vectorCores = cores;
+    return p;
+}
+
+void set_soc(const std::string& name) {
+    if (!name.empty()) find(name);  // validates
+    std::lock_guard<std::mutex> lk(g_mu);
+    g_soc = name;
+}
+
+void set_cores(uint32_t n) {
+    if (n > 65535) throw std::invalid_argument("[ascend_sim] set_cores: " + std::to_string(n) + " is over 65535");
+    g_cores = n;
+}
+
+void set_threads(uint32_t n) { g_threads = n; }
+
+uint32_t host_threads() {
+    uint32_t n = g_threads.load();
+    if (!n) n = env_u32("ASCEND_XENT_THREADS");
+    if (!n) n = std::thread::hardware_concurrency();
+    return n ? n : 1;
+}
+
+}  // namespace ascend_sim

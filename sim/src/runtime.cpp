@@ -1,0 +1,304 @@
+// Kernel launch: one host thread per block (at most host_threads() running at
+// once, a counting semaphore per launch), SyncAll as a barrier that gives up
+// its slot while waiting (so blockDim 48 runs on one host thread), kernel-end
+// checks per block, launch statistics, and deterministic error reporting (the
+// violation of the lowest failing block).
+//
+// When blockDim exceeds the profile's vector cores SyncAll is itself a
+// violation, so those launches run on a pool of host_threads() workers instead
+// (blockDim may be up to 65535).
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "ascend_sim/runtime_state.h"
+
+namespace ascend_sim {
+
+KernelCounters& KernelCounters::operator+=(const KernelCounters& o) {
+    gmReadBytes += o.gmReadBytes;
+    gmWriteBytes += o.gmWriteBytes;
+    dmaIn += o.dmaIn;
+    dmaOut += o.dmaOut;
+    scalarGmReads += o.scalarGmReads;
+    scalarGmWrites += o.scalarGmWrites;
+    scalarUbReads += o.scalarUbReads;
+    scalarUbWrites += o.scalarUbWrites;
+    vectorInstructions += o.vectorInstructions;
+    vectorRepeats += o.vectorRepeats;
+    ubPeakBytes = std::max(ubPeakBytes, o.ubPeakBytes);  // a high-water mark: max, not sum
+    for (const auto& [k, v] : o.vectorRepeatsByOp) vectorRepeatsByOp[k] += v;
+    return *this;
+}
+
+namespace detail {
+
+namespace {
+thread_local LaunchStats t_last;
+
+// Thrown into blocks waiting in SyncAll when another block failed.
+struct AbortLaunch {};
+
+struct UbMemory {
+    uint8_t* p = nullptr;
+    size_t n = 0;
+    explicit UbMemory(size_t bytes) : n(bytes) {
+        p = static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+        if (!p) throw std::bad_alloc();
+    }
+    ~UbMemory() { std::free(p); }
+};
+
+void acquire_slot(Launch& L, Block& b) {
+    std::unique_lock<std::mutex> lk(L.mu);
+    L.cv.wait(lk, [&] { return L.freeSlots > 0; });
+    --L.freeSlots;
+    (void)b;
+}
+void release_slot(Launch& L) {
+    std::lock_guard<std::mutex> lk(L.mu);
+    ++L.freeSlots;
+    L.cv.notify_all();
+}
+
+// Kernel end of one block: per-block checks, then the SyncAll bookkeeping.
+void end_block(Launch& L, Block& b, std::vector<uint8_t>& ended, std::vector<uint32_t>& endedSyncs) {
+    queues_end(b);
+    events_end(b);
+    dcache_end(b);
+    if (!L.threadPerBlock) return;
+    std::unique_lock<std::mutex> lk(L.mu);
+    ended[b.idx] = 1;
+    endedSyncs[b.idx] = b.syncAlls;
+    ++L.ended;
+    if (L.arrived > 0 && !L.aborted) {
+        lk.unlock();
+        fail("kernel end", "block ended while others wait in SyncAll",
+             "block %u ended without reaching SyncAll #%u, which %u other block(s) wait in (the NPU would hang)",
+             b.idx, b.syncAlls + 1, L.arrived);
+    }
+}
+
+struct LaunchCtx {
+    Launch* L;
+    std::vector<uint8_t> ended;
+    std::vector<uint32_t> endedSyncs;
+    std::vector<std::vector<GmRecord>> lastEpoch;  // records of the barrier just passed
+};
+thread_local LaunchCtx* t_ctx = nullptr;
+
+void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<void()>& body) {
+    Launch& L = *ctx.L;
+    Block b;
+    b.launch = &L;
+    b.idx = idx;
+    b.num = L.blockDim;
+    b.ub = ub;
+    b.ubUsable = L.prof.ubBytes;
+    b.ubTotal = L.prof.ubBytes + 8192;
+    std::memset(ub, 0xFF, b.ubTotal);  // AllocTensor returns undefined contents: make misuse visible (NaN)
+    tls_block = &b;
+    t_ctx = &ctx;
+    try {
+        body();
+        end_block(L, b, ctx.ended, ctx.endedSyncs);
+    } catch (const AbortLaunch&) {
+    } catch (...) {
+        L.record_failure(idx, std::current_exception());
+        L.abort_all();
+    }
+    tls_block = nullptr;
+    t_ctx = nullptr;
+    // Drop this block's dirty lines from the launch-wide map (reported above if any).
+    if (!b.dirtyLines.empty()) {
+        std::lock_guard<std::mutex> lk(L.dirtyMu);
+        for (uint64_t l : b.dirtyLines) {
+            auto it = L.dirtyOwner.find(l);
+            if (it != L.dirtyOwner.end() && it->second == idx) {
+                L.dirtyOwner.erase(it);
+                L.dirtyCount.fetch_sub(1);
+            }
+        }
+    }
+    for (size_t i = 0; i < size_t(VecOp::COUNT); ++i)
+        if (b.repeatsByOp[i]) b.ctr.vectorRepeatsByOp[vec_op_name(VecOp(i))] = b.repeatsByOp[i];
+    std::lock_guard<std::mutex> lk(L.mu);
+    L.perBlock[idx] = b.ctr;
+    L.blockUsed[idx] = b.used;
+    auto& rec = L.epochRecords[idx];
+    rec.insert(rec.end(), b.records.begin(), b.records.end());
+}
+
+// Barrier shared by both SyncAll forms.
+void barrier(const char* api, Block& b) {
+    Launch& L = *b.launch;
+    LaunchCtx& ctx = *t_ctx;
+    if (b.num > L.prof.vectorCores)
+        fail(api, "blockDim over the core count",
+             "blockDim %u exceeds the %u vector cores of %s; inter-core sync needs every block resident at once "
+             "(the NPU would hang)",
+             b.num, L.prof.vectorCores, L.prof.name.c_str());
+    b.hz.barrier_all();
+    ++b.syncAlls;
+    std::unique_lock<std::mutex> lk(L.mu);
+    if (L.aborted) throw AbortLaunch{};
+    if (L.ended > 0) {
+        uint32_t e = 0;
+        while (!ctx.ended[e]) ++e;
+        const std::string what = "[ascend_sim] kernel end (block " + std::to_string(e) + "): block " +
+                                 std::to_string(e) + " ended without reaching SyncAll #" +
+                                 std::to_string(ctx.endedSyncs[e] + 1) + ", which block " + std::to_string(b.idx) +
+                                 " waits in (the NPU would hang)";
+        lk.unlock();
+        L.record_failure(e, std::make_exception_ptr(
+                                SimViolation("kernel end", e, "block ended while others wait in SyncAll", what)));
+        L.abort_all();
+        throw AbortLaunch{};
+    }
+    auto& mine = L.epochRecords[b.idx];
+    mine.insert(mine.end(), b.records.begin(), b.records.end());
+    b.records.clear();
+    ++L.arrived;
+    ++L.freeSlots;  // give the host thread to another block while waiting
+    b.hz.reset_gm();
+    if (L.arrived == L.blockDim) {
+        try {
+            check_gm_races(api, L.epochRecords, L);
+        } catch (const SimViolation& v) {
+            const uint32_t blk = uint32_t(v.block());
+            lk.unlock();
+            L.record_failure(blk, std::current_exception());
+            L.abort_all();
+            throw AbortLaunch{};
+        }
+        ctx.lastEpoch.swap(L.epochRecords);
+        L.epochRecords.assign(L.blockDim, {});
+        L.arrived = 0;
+        ++L.generation;
+        L.cv.notify_all();
+    } else {
+        const uint64_t gen = L.generation;
+        L.cv.notify_all();
+        L.cv.wait(lk, [&] { return L.generation != gen || L.aborted; });
+        if (L.aborted) throw AbortLaunch{};
+    }
+    L.cv.wait(lk, [&] { return L.freeSlots > 0; });
+    --L.freeSlots;
+    lk.unlock();
+    dcache_on_epoch(b, ctx.lastEpoch);
+}
+}  // namespace
+
+void Launch::record_failure(uint32_t block, std::exception_ptr e) {
+    std::lock_guard<std::mutex> lk(failMu);
+    failures.emplace_back(block, e);
+}
+
+void Launch::abort_all() {
+    std::lock_guard<std::mutex> lk(mu);
+    aborted = true;
+    cv.notify_all();
+}
+
+void sync_all(const char* api) { barrier(api, cur(api)); }
+
+void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores) {
+    Block& b = cur(api);
+    const uint64_t need = uint64_t(b.num) * 32;
+    if (!gm.p) fail(api, "null workspace", "gmWorkspace is not set");
+    if (gmBytes < need)
+        fail(api, "GM workspace too small", "gmWorkspace holds %llu B; GetBlockNum() x 32 = %llu B needed",
+             (unsigned long long)gmBytes, (unsigned long long)need);
+    const uint64_t lo = reinterpret_cast<uint64_t>(gm.p);
+    if (!gm_lookup(lo, lo + need, nullptr))
+        fail(api, "GM access outside any allocation", "gmWorkspace [%s, +%llu B) is not inside one GM allocation",
+             gm_describe(lo).c_str(), (unsigned long long)need);
+    if (ub.dataLen < need)
+        fail(api, "UB workspace too small", "ubWorkspace holds %u B; GetBlockNum() x 32 = %llu B needed", ub.dataLen,
+             (unsigned long long)need);
+    if (usedCores != 0 && uint32_t(usedCores) != b.num)
+        fail(api, "usedCores not modelled",
+             "usedCores %d (a subset of the %u blocks) is not modelled by the simulator; use 0 (all blocks)",
+             usedCores, b.num);
+    barrier(api, b);
+}
+
+}  // namespace detail
+
+void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body) {
+    using namespace detail;
+    if (tls_block) fail("run_kernel", "nested launch", "a kernel cannot launch a kernel");
+    if (blockDim < 1 || blockDim > 65535)
+        throw SimViolation("run_kernel", -1, "blockDim out of range",
+                           "[ascend_sim] run_kernel: blockDim " + std::to_string(blockDim) + " of " +
+                               (name ? name : "?") + " is outside [1, 65535]");
+    Launch L;
+    L.name = name ? name : "kernel";
+    L.prof = current_profile();
+    L.blockDim = blockDim;
+    L.threads = host_threads();
+    L.threadPerBlock = blockDim <= L.prof.vectorCores;
+    L.freeSlots = L.threads;
+    L.perBlock.assign(blockDim, {});
+    L.blockUsed.assign(blockDim, 0);
+    L.epochRecords.assign(blockDim, {});
+    LaunchCtx ctx;
+    ctx.L = &L;
+    ctx.ended.assign(blockDim, 0);
+    ctx.endedSyncs.assign(blockDim, 0);
+    const size_t ubBytes = L.prof.ubBytes + 8192;
+
+    std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the threads)
+    std::vector<std::thread> threads;
+    if (L.threadPerBlock) {
+        threads.reserve(blockDim);
+        for (uint32_t i = 0; i < blockDim; ++i)
+            threads.emplace_back([&, i] {
+                Block dummy;
+                acquire_slot(L, dummy);
+                UbMemory ub(ubBytes);
+                run_block(ctx, i, ub.p, body);
+                release_slot(L);
+            });
+    } else {
+        const uint32_t workers = std::min(L.threads, blockDim);
+        for (uint32_t w = 0; w < workers; ++w)
+            threads.emplace_back([&] {
+                UbMemory ub(ubBytes);
+                for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, ub.p, body);
+            });
+    }
+    for (auto& t : threads) t.join();
+
+    if (L.failures.empty()) {
+        try {
+            check_gm_races("kernel end", L.epochRecords, L);
+        } catch (const SimViolation& v) {
+            L.failures.emplace_back(uint32_t(v.block()), std::current_exception());
+        }
+    }
+
+    LaunchStats s;
+    s.kernel = L.name;
+    s.soc = L.prof.name;
+    s.blockDim = blockDim;
+    s.hostThreads = L.threads;
+    for (uint32_t i = 0; i < blockDim; ++i) {
+        s.total += L.perBlock[i];
+        s.blocksUsed += L.blockUsed[i];
+    }
+    s.perBlock = std::move(L.perBlock);
+    t_last = std::move(s);
+
+    if (!L.failures.empty()) {
+        auto lowest = std::min_element(L.failures.begin(), L.failures.end(),
+                                       [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::rethrow_exception(lowest->second);
+    }
+}
+
+LaunchStats last_launch_stats() { return detail::t_last; }
+
+}  // namespace ascend_sim

@@ -1,0 +1,60 @@
+// SimViolation and the fail() helper every check uses.
+#include <cstdarg>
+#include <cstdio>
+
+#include "ascend_sim/runtime_state.h"
+
+namespace ascend_sim {
+
+SimViolation::SimViolation(std::string api, int64_t block, std::string rule, const std::string& what)
+    : std::runtime_error(what), api_(std::move(api)), block_(block), rule_(std::move(rule)) {}
+
+namespace detail {
+
+thread_local Block* tls_block = nullptr;
+
+int64_t block_idx_or_none() { return tls_block ? int64_t(tls_block->idx) : -1; }
+
+Block& cur(const char* api) {
+    if (!tls_block) fail(api, "outside a kernel", "called outside a kernel launch (run_kernel / ICPU_RUN_KF)");
+    return *tls_block;
+}
+
+uint32_t block_num(const char* api) { return cur(api).num; }
+
+void fail(const char* api, const char* rule, const char* fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const int64_t b = block_idx_or_none();
+    std::string what = "[ascend_sim] ";
+    what += api;
+    if (b >= 0) what += " (block " + std::to_string(b) + ")";
+    what += ": ";
+    what += buf;
+    throw SimViolation(api, b, rule, what);
+}
+
+const char* pipe_name(int p) {
+    static const char* n[] = {"PIPE_S", "PIPE_V", "PIPE_MTE2", "PIPE_MTE3"};
+    return p >= 0 && p < P_COUNT ? n[p] : "PIPE_?";
+}
+
+std::string hex(uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%04llx", (unsigned long long)v);
+    return b;
+}
+
+const char* vec_op_name(VecOp op) {
+    static const char* n[] = {"Exp",  "Ln",   "Add",       "Sub",       "Mul",       "Div",     "Max",
+                              "Min",  "Adds", "Muls",      "Axpy",      "Duplicate", "Cast",    "ReduceSum",
+                              "ReduceMax", "Compare", "CompareScalar", "Select", "Gather"};
+    static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
+    return n[size_t(op)];
+}
+
+}  // namespace detail
+}  // namespace ascend_sim

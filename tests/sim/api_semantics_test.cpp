@@ -1,0 +1,310 @@
+// Semantics of the API the simulator implements, in CANN's units: DataCopyPad
+// padding and strides, DataCopyParams gaps, LocalTensor operator[] and
+// ReinterpretCast sizes, TBuf Get, queue states, GlobalTensor sizes, workspace.
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+#include "ascend_sim/sim.h"
+#include "kernel_operator.h"
+#include "xtest.h"
+
+using namespace AscendC;
+using ascend_sim::run_kernel;
+
+namespace {
+template <class T>
+struct Gm {
+    T* p;
+    explicit Gm(size_t n, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(n * sizeof(T), name))) {}
+    ~Gm() { ascend_sim::gm_free(p); }
+};
+void one(const std::function<void()>& body) { run_kernel("api", 1, body); }
+void sync_mte2_s() {
+    SetFlag<HardEvent::MTE2_S>(0);
+    WaitFlag<HardEvent::MTE2_S>(0);
+}
+}  // namespace
+
+XTEST(datacopypad_gm_to_ub_padding_and_strides) {
+    // 3 rows of 5 floats (20 B), GM rows 7 floats apart (srcStride 8 B), 1 left
+    // and 2 right pad elements of -1: each UB block is roundup32(20 + 12) = 32 B,
+    // plus dstStride 1 block = a 64 B pitch.
+    Gm<float> x(21, "x");
+    for (int i = 0; i < 21; ++i) x.p[i] = float(i);
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> b;
+        pipe.InitBuffer(b, 256);
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 21);
+        auto t = b.Get<float>();
+        DataCopyPad(t, g, DataCopyExtParams{3, 20, 8, 1, 0}, DataCopyPadExtParams<float>{true, 1, 2, -1.0f});
+        sync_mte2_s();
+        for (int r = 0; r < 3; ++r) {
+            XCHECK_EQ(t.GetValue(r * 16 + 0), -1.0f);
+            for (int c = 0; c < 5; ++c) XCHECK_EQ(t.GetValue(r * 16 + 1 + c), float(r * 7 + c));
+            XCHECK_EQ(t.GetValue(r * 16 + 6), -1.0f);
+            XCHECK_EQ(t.GetValue(r * 16 + 7), -1.0f);
+        }
+        XCHECK(std::isnan(t.GetValue(8)));  // the 32 B gap is untouched (UB starts as 0xFF bytes)
+        const auto s = ascend_sim::last_launch_stats();
+        (void)s;
+    });
+    XCHECK_EQ(ascend_sim::last_launch_stats().total.gmReadBytes, 60u);
+}
+
+XTEST(datacopypad_dummy_fill_is_the_first_element) {
+    // No isPad and no l/r padding: the tail of each 32 B block is filled with
+    // a copy of the block's first element.
+    Gm<half> x(6, "x");
+    for (int i = 0; i < 6; ++i) x.p[i] = half(float(i + 10));
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> b;
+        pipe.InitBuffer(b, 128);
+        GlobalTensor<half> g;
+        g.SetGlobalBuffer(x.p, 6);
+        auto t = b.Get<half>();
+        DataCopyPad(t, g, {2, 6, 0, 0, 0}, {false, 0, 0, half(0.0f)});  // 2 rows of 3 halves
+        sync_mte2_s();
+        XCHECK_EQ(float(t.GetValue(0)), 10.0f);
+        XCHECK_EQ(float(t.GetValue(2)), 12.0f);
+        for (int k = 3; k < 16; ++k) XCHECK_EQ(float(t.GetValue(k)), 10.0f);
+        XCHECK_EQ(float(t.GetValue(16)), 13.0f);
+        for (int k = 19; k < 32; ++k) XCHECK_EQ(float(t.GetValue(k)), 13.0f);
+    });
+}
+
+XTEST(datacopypad_ub_to_gm_strides) {
+    // UB rows of 12 B sit in 32 B blocks plus srcStride 1 block (64 B pitch);
+    // GM rows are 12 B apart plus dstStride 4 B: exactly blockLen bytes land.
+    Gm<int32_t> y(12, "y");
+    for (int i = 0; i < 12; ++i) y.p[i] = -7;
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> b;
+        pipe.InitBuffer(b, 256);
+        auto t = b.Get<int32_t>();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) t.SetValue(r * 16 + c, r * 10 + c);
+        SetFlag<HardEvent::S_MTE3>(0);
+        WaitFlag<HardEvent::S_MTE3>(0);
+        GlobalTensor<int32_t> g;
+        g.SetGlobalBuffer(y.p, 12);
+        DataCopyPad(g, t, {3, 12, 1, 4, 0});
+    });
+    const int32_t expect[12] = {0, 1, 2, -7, 10, 11, 12, -7, 20, 21, 22, -7};
+    for (int i = 0; i < 12; ++i) XCHECK_EQ(y.p[i], expect[i]);
+    XCHECK_EQ(ascend_sim::last_launch_stats().total.gmWriteBytes, 36u);
+}
+
+XTEST(datacopypad_legacy_params_blocklen_in_bytes) {
+    Gm<float> x(8, "x");
+    for (int i = 0; i < 8; ++i) x.p[i] = float(i);
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> b;
+        pipe.InitBuffer(b, 64);
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 8);
+        auto t = b.Get<float>();
+        DataCopyPad(t, g, DataCopyParams{1, 12, 0, 0}, DataCopyPadParams{true, 0, 1, 0});
+        sync_mte2_s();
+        XCHECK_EQ(t.GetValue(2), 2.0f);
+        XCHECK_EQ(t.GetValue(3), 0.0f);
+    });
+}
+
+XTEST(datacopy_params_gaps_in_32_byte_blocks) {
+    Gm<float> x(48, "x");
+    for (int i = 0; i < 48; ++i) x.p[i] = float(i);
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> b;
+        pipe.InitBuffer(b, 512);
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 48);
+        auto t = b.Get<float>();
+        // 2 blocks of 1 x 32 B; GM gap 2 blocks (16 floats apart), UB gap 1 block.
+        DataCopy(t, g, DataCopyParams{2, 1, 2, 1});
+        sync_mte2_s();
+        XCHECK_EQ(t.GetValue(0), 0.0f);
+        XCHECK_EQ(t.GetValue(7), 7.0f);
+        XCHECK_EQ(t.GetValue(16), 24.0f);
+        XCHECK_EQ(t.GetValue(23), 31.0f);
+    });
+}
+
+XTEST(localtensor_views) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 1000);  // rounded up to 1024
+        auto f = b.Get<float>();
+        XCHECK_EQ(f.GetSize(), 256u);
+        auto g = f[64];
+        XCHECK_EQ(g.GetSize(), 192u);  // dataLen shrinks with the offset
+        XCHECK_EQ(reinterpret_cast<uintptr_t>(g.GetPhyAddr()) - reinterpret_cast<uintptr_t>(f.GetPhyAddr()), uintptr_t(256));
+        auto h = g.ReinterpretCast<half>();
+        XCHECK_EQ(h.GetSize(), 384u);  // same bytes, 2-byte elements
+        auto u8 = f.ReinterpretCast<uint8_t>();
+        XCHECK_EQ(u8.GetSize(), 1024u);
+        XCHECK_EQ(h.GetPosition(), int32_t(TPosition::VECCALC));
+        g.SetSize(16);
+        XCHECK_EQ(g.GetSize(), 16u);
+        g.SetSize(192);  // back up to what is left of the buffer
+        XCHECK_THROWS_WITH(g.SetSize(193), "LocalTensor::SetSize", "exceeds the 768 B left");
+    });
+}
+
+XTEST(tbuf_get_forms) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 512);
+        pipe.InitBuffer(b, 96);
+        XCHECK_EQ(a.Get<float>().GetSize(), 128u);
+        XCHECK_EQ(a.Get<float>(64).GetSize(), 64u);
+        XCHECK(a.Get<float>(64).GetPhyAddr() == a.Get<float>().GetPhyAddr());  // same start every time
+        XCHECK_EQ(a.GetWithOffset<half>(16, 64).GetSize(), 16u);
+        XCHECK_EQ(reinterpret_cast<uintptr_t>(b.Get<uint8_t>().GetPhyAddr()) -
+                      reinterpret_cast<uintptr_t>(a.Get<uint8_t>().GetPhyAddr()),
+                  uintptr_t(512));  // bump-allocated in call order
+        XCHECK_THROWS_WITH(a.GetWithOffset<float>(8, 16), "TBuf::GetWithOffset", "bufOffset 16 B is not a multiple of 32");
+    });
+    XCHECK_EQ(ascend_sim::last_launch_stats().total.ubPeakBytes, 608u);
+}
+
+XTEST(queue_states_and_order) {
+    one([] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> q;
+        pipe.InitBuffer(q, 2, 64);
+        XCHECK(q.HasIdleBuffer());
+        auto a = q.AllocTensor<float>();
+        auto b = q.AllocTensor<float>();
+        XCHECK(!q.HasIdleBuffer());
+        XCHECK(a.GetPhyAddr() != b.GetPhyAddr());
+        XCHECK_EQ(a.GetSize(), 16u);
+        q.EnQue(b);
+        q.EnQue(a);
+        auto first = q.DeQue<float>();
+        XCHECK(first.GetPhyAddr() == b.GetPhyAddr());  // FIFO
+        auto second = q.DeQue<float>();
+        XCHECK(second.GetPhyAddr() == a.GetPhyAddr());
+        q.FreeTensor(first);
+        XCHECK(q.HasIdleBuffer());
+        auto c = q.AllocTensor<float>();
+        XCHECK(c.GetPhyAddr() == b.GetPhyAddr());
+        q.FreeTensor(c);
+        q.FreeTensor(second);
+    });
+}
+
+XTEST(queue_sub_tensor_frees_its_buffer_and_reset) {
+    one([] {
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> q;
+        pipe.InitBuffer(q, 1, 256);
+        auto a = q.AllocTensor<float>();
+        auto view = a[8];
+        q.FreeTensor(view);  // the buffer handle travels with views, as in CANN
+        XCHECK(q.HasIdleBuffer());
+        pipe.Reset();
+        XCHECK_THROWS_WITH((void)q.AllocTensor<float>(), "TQue::AllocTensor", "released by TPipe::Reset");
+        pipe.InitBuffer(q, 1, 128);
+        auto b = q.AllocTensor<float>();
+        XCHECK_EQ(b.GetSize(), 32u);
+        q.FreeTensor(b);
+    });
+}
+
+XTEST(globaltensor_sizes) {
+    Gm<float> x(64, "x");
+    one([&] {
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 64);
+        XCHECK_EQ(g.GetSize(), uint64_t(64));
+        auto h = g.ReinterpretCast<half>();
+        XCHECK_EQ(h.GetSize(), uint64_t(128));
+        auto v = g[10];
+        XCHECK(v.GetPhyAddr() == x.p + 10);
+        XCHECK_EQ(v.GetValue(53), x.p[63]);  // bounded by the SetGlobalBuffer range, not by the view
+        XCHECK_THROWS_WITH((void)v.GetValue(54), "GlobalTensor::GetValue", "SetGlobalBuffer range");
+    });
+}
+
+XTEST(workspace_follows_the_npu) {
+    const size_t sys = size_t(16) << 20;
+    uint8_t* ws = static_cast<uint8_t*>(ascend_sim::gm_alloc(sys + 1024, "workspace"));
+    one([&] {
+        XCHECK(GetUserWorkspace(ws) == ws + sys);
+        SetSysWorkspace(ws);
+        XCHECK(GetSysWorkSpacePtr() == ws);
+    });
+    uint8_t* small = static_cast<uint8_t*>(ascend_sim::gm_alloc(1024, "small"));
+    XCHECK_THROWS_WITH(one([&] { (void)GetUserWorkspace(small); }), "GetUserWorkspace", "system workspace");
+    ascend_sim::gm_free(ws);
+    ascend_sim::gm_free(small);
+}
+
+XTEST(vector_ops_results) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 8192);
+        auto f = b.Get<float>();
+        auto x = f, y = f[64], z = f[128], tmp = f[192];
+        x.SetSize(64);
+        for (int i = 0; i < 64; ++i) {
+            x.SetValue(i, float(i));
+            y.SetValue(i, float(64 - i));
+        }
+        SetFlag<HardEvent::S_V>(0);
+        WaitFlag<HardEvent::S_V>(0);
+        ReduceMax(z, x, tmp, 64, true);
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+        XCHECK_EQ(z.GetValue(0), 63.0f);
+        uint32_t idx;
+        float raw = z.GetValue(1);
+        std::memcpy(&idx, &raw, 4);
+        XCHECK_EQ(idx, 63u);
+        auto mask = f[256].ReinterpretCast<uint8_t>();
+        Compare(mask, x, y, CMPMODE::LT, 64);  // i < 64 - i  <=>  i < 32
+        PipeBarrier<PIPE_V>();
+        auto sel = f[320];
+        Select(sel, mask, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+        PipeBarrier<PIPE_V>();
+        auto sel2 = f[384];
+        Select(sel2, mask, x, 100.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+        SetFlag<HardEvent::V_S>(1);
+        WaitFlag<HardEvent::V_S>(1);
+        XCHECK_EQ(mask.GetValue(0), uint8_t(0xFF));
+        XCHECK_EQ(mask.GetValue(4), uint8_t(0x00));
+        XCHECK_EQ(sel.GetValue(5), 5.0f);
+        XCHECK_EQ(sel.GetValue(40), 24.0f);
+        XCHECK_EQ(sel2.GetValue(40), 100.0f);
+        auto off = f[448].ReinterpretCast<uint32_t>();
+        for (uint32_t i = 0; i < 8; ++i) off.SetValue(i, (7 - i) * 4);
+        SetFlag<HardEvent::S_V>(1);
+        WaitFlag<HardEvent::S_V>(1);
+        auto gathered = f[512];
+        Gather(gathered, x, off, 4, 8);  // srcBaseAddr 4 B: one element further
+        auto bf = f[576].ReinterpretCast<bfloat16_t>();
+        Cast(bf, x, RoundMode::CAST_RINT, 64);
+        SetFlag<HardEvent::V_S>(2);
+        WaitFlag<HardEvent::V_S>(2);
+        XCHECK_EQ(gathered.GetValue(0), 8.0f);
+        XCHECK_EQ(gathered.GetValue(7), 1.0f);
+        XCHECK_EQ(float(bf.GetValue(63)), 63.0f);
+    });
+}
+
+XTEST(block_index_and_count) {
+    std::atomic<uint32_t> sum{0};
+    run_kernel("idx", 6, [&] { sum += uint32_t(GetBlockIdx()) + 100u * (GetBlockNum() == 6); });
+    XCHECK_EQ(sum.load(), 615u);
+    XCHECK_THROWS_WITH((void)GetBlockIdx(), "GetBlockIdx", "outside a kernel");
+}

@@ -1,0 +1,605 @@
+// One small violating kernel per check of issue #2 item 4: each must fail the
+// launch with a SimViolation naming the API, the block, the rule and the numbers.
+#include <cstring>
+#include <vector>
+
+#include "ascend_sim/sim.h"
+#include "kernel_operator.h"
+#include "xtest.h"
+
+using namespace AscendC;
+using ascend_sim::run_kernel;
+
+namespace {
+template <class T>
+struct Gm {
+    T* p;
+    size_t n;
+    explicit Gm(size_t count, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(count * sizeof(T), name))), n(count) {}
+    ~Gm() { ascend_sim::gm_free(p); }
+};
+
+void one(const std::function<void()>& body) { run_kernel("check", 1, body); }
+
+// A pipe with one VECCALC buffer of `bytes`.
+struct Calc {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    explicit Calc(uint32_t bytes) { pipe.InitBuffer(buf, bytes); }
+    template <class T>
+    LocalTensor<T> get() { return buf.Get<T>(); }
+};
+}  // namespace
+
+// ---- UB ----
+
+XTEST(ub_initbuffer_over_capacity) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 2, 96 * 1024);
+                       }),
+                       "TPipe::InitBuffer (block 0)", "196608 B", "exceeds the UB of ascend910b", "188416 B usable");
+}
+
+XTEST(ub_more_than_64_buffers) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> a, b;
+                           pipe.InitBuffer(a, 40, 32);
+                           pipe.InitBuffer(b, 25, 32);
+                       }),
+                       "TPipe::InitBuffer", "65 buffers", "64");
+}
+
+XTEST(ub_buffer_len_zero_and_num_range) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 0);
+                       }),
+                       "TPipe::InitBuffer", "len is 0");
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 65, 32);
+                       }),
+                       "TPipe::InitBuffer", "num 65 is outside [1, 64]");
+}
+
+XTEST(ub_second_tpipe) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe a;
+                           TPipe b;
+                       }),
+                       "TPipe::TPipe (block 0)", "a second TPipe");
+}
+
+XTEST(ub_operand_not_32_byte_aligned) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(1024);
+                           auto t = c.get<float>();
+                           Duplicate(t, 0.0f, 64);
+                           PipeBarrier<PIPE_V>();
+                           Exp(t[3], t[64], 8);
+                       }),
+                       "Exp (block 0)", "dst starts at UB 0x000c, not 32-byte aligned");
+}
+
+// ---- DataCopy / DataCopyPad ----
+
+XTEST(datacopy_count_not_multiple_of_32_bytes) {
+    Gm<float> x(64);
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(256);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           auto t = c.get<float>();
+                           DataCopy(t, g, 25);
+                       }),
+                       "DataCopy (block 0)", "GM->UB byte count 100 is not a multiple of 32",
+                       "count 25 x 4 B", "the NPU would silently copy 96 B");
+}
+
+XTEST(datacopy_params_ranges_and_ub_fit) {
+    Gm<float> x(1 << 16);
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(1024);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 1 << 16);
+                           auto t = c.get<float>();
+                           DataCopy(t, g, DataCopyParams(5000, 1, 0, 0));
+                       }),
+                       "DataCopy", "blockCount 5000 is outside [0, 4095]");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(1024);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 1 << 16);
+                           auto t = c.get<float>();
+                           DataCopy(t, g, DataCopyParams(4, 8, 0, 1));  // 4 x 256 B + 3 gaps of 32 B
+                       }),
+                       "DataCopy", "UB destination footprint 1120 B", "exceeds the LocalTensor's 1024 B");
+}
+
+XTEST(datacopypad_param_ranges) {
+    Gm<float> x(4096);
+    auto run = [&](DataCopyExtParams p, DataCopyPadExtParams<float> pad) {
+        one([&] {
+            Calc c(4096);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 4096);
+            auto t = c.get<float>();
+            DataCopyPad(t, g, p, pad);
+        });
+    };
+    XCHECK_THROWS_WITH(run({1, 2097152, 0, 0, 0}, {}), "DataCopyPad", "blockLen 2097152 B is outside [0, 2097151]");
+    XCHECK_THROWS_WITH(run({1, 6, 0, 0, 0}, {}), "DataCopyPad", "blockLen 6 B is not a multiple of sizeof(T) = 4 B");
+    XCHECK_THROWS_WITH(run({4096, 4, 0, 0, 0}, {}), "DataCopyPad", "blockCount 4096 is outside [0, 4095]");
+    XCHECK_THROWS_WITH(run({1, 16, 0, 0, 0}, {true, 9, 0, 0.0f}), "DataCopyPad", "leftPadding 9",
+                       "exceed 32 B on a side");
+    // 40 B + 2 pads of 4 B -> 64 B per block in UB, plus a 1-block (32 B) gap: 3 blocks need 2 x 96 + 64 B.
+    XCHECK_THROWS_WITH(one([&] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 192);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 4096);
+                           auto t = b.Get<float>();
+                           DataCopyPad(t, g, {3, 40, 0, 1, 0}, {true, 1, 1, 0.0f});
+                       }),
+                       "DataCopyPad", "UB destination footprint 256 B", "UB pitch 96 B",
+                       "exceeds the LocalTensor's 192 B");
+}
+
+XTEST(datacopypad_64bit_pad_value) {
+    Gm<int64_t> x(64);
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(512);
+                           GlobalTensor<int64_t> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           auto t = c.get<int64_t>();
+                           DataCopyPad(t, g, {1, 24, 0, 0, 0}, {true, 0, 1, int64_t(7)});
+                       }),
+                       "DataCopyPad", "paddingValue must be 0 for a 64-bit type");
+}
+
+// ---- GM bounds ----
+
+XTEST(gm_datacopy_outside_setglobalbuffer_size) {
+    Gm<float> x(1024, "logProb");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(1024);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           DataCopy(c.get<float>(), g[32], 64);
+                       }),
+                       "DataCopy (block 0)", "GM->UB read of [logProb+0x0080, logProb+0x0180) (256 B)",
+                       "outside the GlobalTensor's SetGlobalBuffer range [logProb+0x0000, logProb+0x0100)");
+}
+
+XTEST(gm_datacopy_outside_allocation) {
+    Gm<float> x(64, "out");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(1024);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p);  // no size: only the allocation bounds it
+                           auto t = c.get<float>();
+                           Duplicate(t, 1.0f, 128);
+                           SetFlag<HardEvent::V_MTE3>(0);
+                           WaitFlag<HardEvent::V_MTE3>(0);
+                           DataCopy(g, t, 128);
+                       }),
+                       "DataCopy (block 0)", "UB->GM write of", "(512 B) is not inside one GM allocation");
+}
+
+XTEST(gm_unregistered_host_memory) {
+    std::vector<float> host(64);
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(256);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(host.data(), 64);
+                           DataCopy(c.get<float>(), g, 64);
+                       }),
+                       "DataCopy", "not inside one GM allocation");
+}
+
+XTEST(gm_scalar_getvalue_setvalue_bounds) {
+    Gm<float> x(16, "w");
+    XCHECK_THROWS_WITH(one([&] {
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 8);
+                           (void)g.GetValue(8);
+                       }),
+                       "GlobalTensor::GetValue (block 0)", "scalar read of [w+0x0020, w+0x0024) (4 B)",
+                       "SetGlobalBuffer range");
+    XCHECK_THROWS_WITH(one([&] {
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p);
+                           g.SetValue(17, 1.0f);
+                       }),
+                       "GlobalTensor::SetValue (block 0)", "not inside one GM allocation");
+}
+
+// ---- vector operands ----
+
+XTEST(vec_count_beyond_tensor_size) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(2048);
+                           auto t = c.get<float>();
+                           Exp(t[256], t, 300);
+                       }),
+                       "Exp (block 0)", "count 300 needs 1200 B of dst", "holds 1024 B (256 elements of 4 B)");
+}
+
+XTEST(vec_negative_count) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(1024);
+                           auto t = c.get<float>();
+                           Adds(t, t, 1.0f, -5);
+                       }),
+                       "Adds (block 0)", "count -5 is negative");
+}
+
+XTEST(vec_operand_not_in_ub) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(1024);
+                           LocalTensor<float> none;
+                           Muls(c.get<float>(), none, 2.0f, 8);
+                       }),
+                       "Muls (block 0)", "src is at GM, not a UB position");
+}
+
+XTEST(vec_partial_overlap) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(2048);
+                           auto t = c.get<float>();
+                           Duplicate(t, 1.0f, 512);
+                           PipeBarrier<PIPE_V>();
+                           Add(t[8], t, t[256], 64);
+                       }),
+                       "Add (block 0)", "dst UB [0x0020, 0x0120) and src0 UB [0x0000, 0x0100) overlap partially");
+}
+
+XTEST(vec_compare_bytes_not_multiple_of_256) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<float>();
+                           auto m = t[512].ReinterpretCast<uint8_t>();
+                           Compare(m, t, t[256], CMPMODE::LT, 100);
+                       }),
+                       "Compare (block 0)", "count 100 x 4 B = 400 B is not a multiple of 256 B",
+                       "silently skip the last 144 B");
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<half>();
+                           auto m = t[1024].ReinterpretCast<uint8_t>();
+                           CompareScalar(m, t, half(1.0f), CMPMODE::GE, 200);
+                       }),
+                       "CompareScalar (block 0)", "count 200 x 2 B = 400 B is not a multiple of 256 B");
+}
+
+XTEST(vec_compare_int32_only_eq) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<int32_t>();
+                           auto m = t[512].ReinterpretCast<uint8_t>();
+                           Compare(m, t, t[256], CMPMODE::LT, 64);
+                       }),
+                       "Compare", "only CMPMODE::EQ");
+}
+
+XTEST(vec_gather_offset_out_of_range) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto all = c.get<float>();
+                           auto src = all;
+                           src.SetSize(256);
+                           auto off = all[256].ReinterpretCast<uint32_t>();
+                           auto dst = all[512];
+                           Duplicate(src, 0.0f, 256);
+                           for (uint32_t i = 0; i < 8; ++i) off.SetValue(i, i * 4);
+                           off.SetValue(5, 1024);  // 256 elements of 4 B: byte 1024 is past the end
+                           SetFlag<HardEvent::S_V>(0);
+                           WaitFlag<HardEvent::S_V>(0);
+                           PipeBarrier<PIPE_V>();
+                           Gather(dst, src, off, 0, 8);
+                       }),
+                       "Gather (block 0)", "srcOffset[5] = 1024 B (+ srcBaseAddr 0 B)", "inside src's 1024 B");
+}
+
+XTEST(vec_gather_src_dst_alias) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<float>();
+                           auto off = t[512].ReinterpretCast<uint32_t>();
+                           Gather(t, t, off, 0, 8);
+                       }),
+                       "Gather", "forbids any aliasing");
+}
+
+XTEST(vec_reduce_count_range) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<float>();
+                           ReduceSum(t, t, t, 0);
+                       }),
+                       "ReduceSum (block 0)", "count 0 is outside [1, 49152]");
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto t = c.get<float>();
+                           ReduceMax(t, t[64], t[32], 64, true);  // tmp t[32] holds 32 floats: ok; src ok
+                           PipeBarrier<PIPE_V>();
+                           ReduceMax(t, t[64], t[960], 8192);
+                       }),
+                       "ReduceMax (block 0)", "sharedTmpBuffer needs 1024 B but the tensor holds 256 B");
+}
+
+XTEST(cast_round_mode_not_allowed) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto f = c.get<float>();
+                           auto b = f[512].ReinterpretCast<bfloat16_t>();
+                           Cast(b, f, RoundMode::CAST_NONE, 64);
+                       }),
+                       "Cast (block 0)", "RoundMode 0 is not allowed", "4-byte to 2-byte");
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto h = c.get<half>();
+                           auto f = h[1024].ReinterpretCast<float>();
+                           Cast(f, h, RoundMode::CAST_RINT, 64);
+                       }),
+                       "Cast", "RoundMode 1 is not allowed");
+}
+
+XTEST(cast_widening_in_place_overlap) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(4096);
+                           auto h = c.get<half>();
+                           Cast(h.ReinterpretCast<float>(), h, RoundMode::CAST_NONE, 64);
+                       }),
+                       "Cast", "overlap partially");
+}
+
+// ---- LocalTensor / TBuf bounds ----
+
+XTEST(localtensor_index_bounds) {
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(64);
+                           (void)c.get<float>().GetValue(16);
+                       }),
+                       "LocalTensor::GetValue (block 0)", "index 16 (64 B) is outside the tensor's 64 B");
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(64);
+                           c.get<half>()[8].SetValue(24, 1.0f);
+                       }),
+                       "LocalTensor::SetValue", "index 24 (48 B) is outside the tensor's 48 B");
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(64);
+                           (void)c.get<float>()[17];
+                       }),
+                       "LocalTensor::operator[]", "offset 17 elements (68 B) is beyond the tensor's 64 B");
+}
+
+XTEST(tbuf_get_bounds_and_multiple) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 256);
+                           (void)b.Get<float>(72);
+                       }),
+                       "TBuf::Get (block 0)", "288 B at offset 0 exceed the TBuf's 256 B");
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 256);
+                           (void)b.Get<float>(12);
+                       }),
+                       "TBuf::Get", "len x sizeof(T) = 48 B is not a multiple of 32 B");
+}
+
+// ---- queues ----
+
+XTEST(queue_enque_past_depth) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECOUT, 1> q;
+                           pipe.InitBuffer(q, 2, 256);
+                           auto a = q.AllocTensor<float>();
+                           auto b = q.AllocTensor<float>();
+                           q.EnQue(a);
+                           q.EnQue(b);
+                       }),
+                       "TQue::EnQue (block 0)", "already holding 1 tensor(s) (depth 1)");
+}
+
+XTEST(queue_deque_empty) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 1, 256);
+                           (void)q.DeQue<float>();
+                       }),
+                       "TQue::DeQue (block 0)", "empty VECIN queue", "wait forever");
+}
+
+XTEST(queue_free_twice_and_foreign) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 1, 256);
+                           auto a = q.AllocTensor<float>();
+                           q.FreeTensor(a);
+                           q.FreeTensor(a);
+                       }),
+                       "TQue::FreeTensor (block 0)", "already free");
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q1, q2;
+                           pipe.InitBuffer(q1, 1, 256);
+                           pipe.InitBuffer(q2, 1, 256);
+                           auto a = q1.AllocTensor<float>();
+                           q2.FreeTensor(a);
+                       }),
+                       "TQue::FreeTensor", "not allocated from this queue");
+}
+
+XTEST(queue_alloc_with_no_free_buffer) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 2> q;
+                           pipe.InitBuffer(q, 2, 256);
+                           auto a = q.AllocTensor<float>();
+                           auto b = q.AllocTensor<float>();
+                           auto c = q.AllocTensor<float>();
+                       }),
+                       "TQue::AllocTensor (block 0)", "2 buffer(s) are all allocated", "would hang");
+}
+
+XTEST(queue_more_than_8_live_per_position) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 9, 64);
+                           for (int i = 0; i < 9; ++i) (void)q.AllocTensor<float>();
+                       }),
+                       "TQue::AllocTensor", "a 9th live tensor at VECIN", "8 per position");
+}
+
+XTEST(queue_tensor_allocated_at_kernel_end) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECOUT, 1> q;
+                           pipe.InitBuffer(q, 1, 256);
+                           auto a = q.AllocTensor<float>();
+                           q.EnQue(a);
+                       }),
+                       "kernel end (block 0)", "1 tensor(s) still allocated", "VECOUT buffer at UB 0x0000",
+                       "enqueued");
+}
+
+// ---- events ----
+
+XTEST(event_setflag_without_waitflag_at_end) {
+    XCHECK_THROWS_WITH(one([] { SetFlag<HardEvent::V_S>(3); }), "kernel end (block 0)",
+                       "SetFlag<HardEvent::V_S>(3)", "no WaitFlag at kernel end");
+}
+
+XTEST(event_waitflag_without_setflag) {
+    XCHECK_THROWS_WITH(one([] { WaitFlag<HardEvent::MTE2_V>(1); }), "WaitFlag (block 0)",
+                       "WaitFlag<HardEvent::MTE2_V>(1) with no pending SetFlag");
+}
+
+XTEST(event_set_twice) {
+    XCHECK_THROWS_WITH(one([] {
+                           SetFlag<HardEvent::S_MTE3>(0);
+                           SetFlag<HardEvent::S_MTE3>(0);
+                       }),
+                       "SetFlag (block 0)", "SetFlag<HardEvent::S_MTE3>(0) while the same event is still set");
+}
+
+XTEST(event_id_and_pair_legal) {
+    XCHECK_THROWS_WITH(one([] { SetFlag<HardEvent::V_S>(8); }), "SetFlag", "event id 8 of HardEvent::V_S is outside 0..7");
+    XCHECK_THROWS_WITH(one([] { SetFlag<HardEvent::V_V>(0); }), "SetFlag", "HardEvent::V_V is not a legal pair");
+    XCHECK_THROWS_WITH(one([] { SetFlag<HardEvent::MTE1_MTE2>(0); }), "SetFlag", "not a legal pair on a vector core");
+}
+
+// ---- DCache ----
+
+XTEST(dcache_setvalue_not_cleaned_at_end) {
+    Gm<float> x(64, "flags");
+    XCHECK_THROWS_WITH(one([&] {
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           g.SetValue(20, 1.0f);
+                       }),
+                       "kernel end (block 0)", "1 DCache line(s)", "flags+0x0040", "DataCacheCleanAndInvalid");
+    one([&] {  // cleaned: fine
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 64);
+        g.SetValue(20, 1.0f);
+        DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(g[20]);
+    });
+    XCHECK_EQ(x.p[20], 1.0f);
+}
+
+XTEST(dcache_dma_reads_dirty_line) {
+    Gm<float> x(64, "x");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(256);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           g.SetValue(3, 1.0f);
+                           SetFlag<HardEvent::S_MTE2>(0);
+                           WaitFlag<HardEvent::S_MTE2>(0);
+                           DataCopy(c.get<float>(), g, 16);
+                       }),
+                       "DataCopy (block 0)", "MTE2 reads GM line x+0x0000", "has not cleaned");
+}
+
+XTEST(dcache_stale_line_after_mte3) {
+    Gm<float> x(64, "x");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(256);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           (void)g.GetValue(0);  // line cached
+                           auto t = c.get<float>();
+                           Duplicate(t, 2.0f, 16);
+                           SetFlag<HardEvent::V_MTE3>(0);
+                           WaitFlag<HardEvent::V_MTE3>(0);
+                           DataCopy(g, t, 16);
+                           SetFlag<HardEvent::MTE3_S>(0);
+                           WaitFlag<HardEvent::MTE3_S>(0);
+                           (void)g.GetValue(1);  // still the old line
+                       }),
+                       "GlobalTensor::GetValue (block 0)", "cached before it was overwritten");
+}
+
+XTEST(dcache_line_dirty_in_another_block) {
+    Gm<float> x(64, "x");
+    ascend_sim::set_threads(1);
+    XCHECK_THROWS_WITH(run_kernel("k", 2,
+                                  [&] {
+                                      GlobalTensor<float> g;
+                                      g.SetGlobalBuffer(x.p, 64);
+                                      if (GetBlockIdx() == 0) g.SetValue(0, 1.0f);
+                                      SyncAll();
+                                      if (GetBlockIdx() == 1) (void)g.GetValue(1);
+                                      SyncAll();
+                                      DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(g);
+                                  }),
+                       "GlobalTensor::GetValue (block 1)", "block 0 wrote with SetValue and has not cleaned");
+    ascend_sim::set_threads(0);
+}
+
+// ---- inter-block and launch rules ----
+
+XTEST(gm_race_between_blocks) {
+    Gm<float> x(256, "out");
+    XCHECK_THROWS_WITH(run_kernel("racy", 4,
+                                  [&] {
+                                      TPipe pipe;
+                                      TBuf<TPosition::VECCALC> b;
+                                      pipe.InitBuffer(b, 512);
+                                      GlobalTensor<float> g;
+                                      g.SetGlobalBuffer(x.p, 256);
+                                      auto t = b.Get<float>();
+                                      Duplicate(t, 1.0f, 128);
+                                      SetFlag<HardEvent::V_MTE3>(0);
+                                      WaitFlag<HardEvent::V_MTE3>(0);
+                                      DataCopy(g[GetBlockIdx() * 32], t, 128);  // 512 B windows 128 B apart
+                                  }),
+                       "GM race (blocks 0 and 1", "GM [out+0x0080, out+0x0200)", "written by block 0",
+                       "written by block 1", "no SyncAll in between");
+}
+
+XTEST(syncall_blockdim_over_core_count) {
+    ascend_sim::set_cores(4);
+    XCHECK_THROWS_WITH(run_kernel("k", 5, [] { SyncAll(); }), "SyncAll (block 0)",
+                       "blockDim 5 exceeds the 4 vector cores of ascend910b");
+    ascend_sim::set_cores(0);
+}
+
+XTEST(workspace_null) {
+    XCHECK_THROWS_WITH(one([] { (void)GetUserWorkspace(nullptr); }), "GetUserWorkspace (block 0)", "null");
+}

@@ -1,0 +1,287 @@
+// Pipe hazard detection (issue #2 item 5): unordered accesses to the same UB
+// (or GM) bytes by different pipes, and dependent instructions within a pipe
+// without PipeBarrier, are reported naming both accesses; the ordered
+// versions of the same kernels pass.
+#include "ascend_sim/sim.h"
+#include "kernel_operator.h"
+#include "xtest.h"
+
+using namespace AscendC;
+using ascend_sim::run_kernel;
+
+namespace {
+template <class T>
+struct Gm {
+    T* p;
+    explicit Gm(size_t n, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(n * sizeof(T), name))) {}
+    ~Gm() { ascend_sim::gm_free(p); }
+};
+void one(const std::function<void()>& body) { run_kernel("hazard", 1, body); }
+}  // namespace
+
+XTEST(raw_scalar_getvalue_after_vector_write_needs_v_s) {
+    auto kernel = [](bool sync) {
+        return [sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 2048);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.5f, 512);
+            PipeBarrier<PIPE_V>();
+            Exp(t[256], t, 64);
+            if (sync) {
+                SetFlag<HardEvent::V_S>(0);
+                WaitFlag<HardEvent::V_S>(0);
+            }
+            (void)t.GetValue(256 + 10);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "[ascend_sim] pipe hazard (block 0): RAW on UB [0x0428, 0x042c)",
+                       "PIPE_S LocalTensor::GetValue (#3) reads bytes written by PIPE_V Exp (#2)",
+                       "no V_S flag, PipeBarrier<PIPE_ALL> or queue handshake in between");
+    one(kernel(true));
+}
+
+XTEST(raw_scalar_after_datacopy_needs_mte2_s_even_through_a_queue) {
+    Gm<float> x(64, "x");
+    auto kernel = [&](bool sync) {
+        return [&, sync] {
+            TPipe pipe;
+            TQue<TPosition::VECIN, 1> q;
+            pipe.InitBuffer(q, 1, 256);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 64);
+            auto t = q.AllocTensor<float>();
+            DataCopy(t, g, 64);
+            q.EnQue(t);
+            auto in = q.DeQue<float>();  // orders MTE2 -> V only
+            if (sync) {
+                SetFlag<HardEvent::MTE2_S>(0);
+                WaitFlag<HardEvent::MTE2_S>(0);
+            }
+            (void)in.GetValue(0);
+            q.FreeTensor(in);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0000, 0x0004)", "PIPE_S LocalTensor::GetValue",
+                       "written by PIPE_MTE2 DataCopy", "no MTE2_S flag");
+    one(kernel(true));
+}
+
+XTEST(war_mte2_overwrites_buffer_vector_still_reads) {
+    Gm<float> x(256, "x");
+    auto kernel = [&](bool sync) {
+        return [&, sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 2048);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 256);
+            auto in = b.Get<float>();
+            auto out = in[256];
+            DataCopy(in, g, 256);
+            SetFlag<HardEvent::MTE2_V>(0);
+            WaitFlag<HardEvent::MTE2_V>(0);
+            Exp(out, in, 256);
+            if (sync) {
+                SetFlag<HardEvent::V_MTE2>(0);
+                WaitFlag<HardEvent::V_MTE2>(0);
+            }
+            DataCopy(in, g, 256);  // next tile into the same buffer
+            SetFlag<HardEvent::MTE2_V>(0);
+            WaitFlag<HardEvent::MTE2_V>(0);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "WAR on UB [0x0000, 0x0400)",
+                       "PIPE_MTE2 DataCopy (#", "writes bytes read by PIPE_V Exp", "no V_MTE2 flag");
+    one(kernel(true));
+}
+
+XTEST(raw_vector_after_datacopy_without_mte2_v) {
+    Gm<float> x(64, "x");
+    XCHECK_THROWS_WITH(one([&] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 512);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p, 64);
+                           auto t = b.Get<float>();
+                           DataCopy(t, g, 64);
+                           Muls(t[64], t, 2.0f, 64);
+                       }),
+                       "RAW on UB [0x0000, 0x0100)", "PIPE_V Muls", "written by PIPE_MTE2 DataCopy", "no MTE2_V flag");
+}
+
+XTEST(intra_pipe_v_dependency_needs_pipebarrier_v) {
+    auto kernel = [](bool barrier) {
+        return [barrier] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 1024);
+            auto t = b.Get<float>();
+            Duplicate(t, 1.0f, 128);
+            if (barrier) PipeBarrier<PIPE_V>();
+            Exp(t, t, 128);  // in place: one instruction reading and writing the same bytes is fine
+            if (barrier) PipeBarrier<PIPE_V>();
+            Muls(t[128], t, 2.0f, 128);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0000, 0x0200)", "PIPE_V Exp (#2) reads bytes written by PIPE_V Duplicate (#1)",
+                       "no PipeBarrier<PIPE_V> in between");
+    one(kernel(true));
+}
+
+XTEST(intra_pipe_v_war) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 2048);
+                           auto t = b.Get<float>();
+                           Duplicate(t, 1.0f, 512);
+                           PipeBarrier<PIPE_V>();
+                           Add(t[256], t, t[128], 64);
+                           Duplicate(t[128], 0.0f, 64);  // overwrites Add's src1
+                       }),
+                       "WAR on UB", "PIPE_V Duplicate", "read by PIPE_V Add", "no PipeBarrier<PIPE_V>");
+}
+
+XTEST(raw_vector_reads_scalar_setvalue_needs_s_v) {
+    auto kernel = [](bool sync) {
+        return [sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 512);
+            auto t = b.Get<float>();
+            for (int i = 0; i < 8; ++i) t.SetValue(i, float(i));
+            if (sync) {
+                SetFlag<HardEvent::S_V>(1);
+                WaitFlag<HardEvent::S_V>(1);
+            }
+            Muls(t[64], t, 3.0f, 8);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0000, 0x0004)", "PIPE_V Muls", "written by PIPE_S LocalTensor::SetValue",
+                       "no S_V flag");
+    one(kernel(true));
+}
+
+XTEST(gm_raw_mte3_write_then_mte2_read_needs_mte3_mte2) {
+    Gm<float> ws(64, "workspace");
+    auto kernel = [&](bool sync) {
+        return [&, sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 512);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(ws.p, 64);
+            auto t = b.Get<float>();
+            Duplicate(t, 1.0f, 64);
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            DataCopy(g, t, 64);
+            if (sync) {
+                SetFlag<HardEvent::MTE3_MTE2>(0);
+                WaitFlag<HardEvent::MTE3_MTE2>(0);
+            }
+            DataCopy(t[64], g, 64);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on GM [workspace+0x0000, workspace+0x0100)", "PIPE_MTE2 DataCopy",
+                       "written by PIPE_MTE3 DataCopy", "no MTE3_MTE2 flag");
+    one(kernel(true));
+}
+
+XTEST(raw_mte3_reads_vector_output_without_v_mte3) {
+    Gm<float> y(64, "y");
+    XCHECK_THROWS_WITH(one([&] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECOUT> b;
+                           pipe.InitBuffer(b, 256);
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(y.p, 64);
+                           auto t = b.Get<float>();
+                           Duplicate(t, 1.0f, 64);
+                           DataCopy(g, t, 64);
+                       }),
+                       "RAW on UB", "PIPE_MTE3 DataCopy", "written by PIPE_V Duplicate", "no V_MTE3 flag");
+}
+
+XTEST(pipebarrier_all_orders_everything) {
+    Gm<float> x(64, "x");
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 512);
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 64);
+        auto t = b.Get<float>();
+        DataCopy(t, g, 64);
+        PipeBarrier<PIPE_ALL>();
+        Exp(t, t, 64);
+        PipeBarrier<PIPE_ALL>();
+        t.SetValue(0, 1.0f);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(g, t, 64);
+    });
+}
+
+XTEST(reducesum_result_readable_by_scalar_without_flag) {
+    // The A2 count-form ReduceSum stores dst[0] from the scalar unit after its own V_S sync.
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 2048);
+        auto t = b.Get<float>();
+        Duplicate(t, 1.0f, 256);
+        PipeBarrier<PIPE_V>();
+        ReduceSum(t[256], t, t[384], 256);
+        XCHECK_EQ(t[256].GetValue(0), 256.0f);
+        Muls(t[264], t[256], 2.0f, 8);  // V after the scalar store: ordered by the internal S_V
+    });
+}
+
+XTEST(scalar_read_then_vector_write_is_ordered) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 512);
+        auto t = b.Get<float>();
+        Duplicate(t, 1.0f, 64);
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+        const float v = t.GetValue(3);
+        Duplicate(t, v + 1.0f, 64);  // WAR after a scalar read: the scalar unit is in order
+    });
+}
+
+XTEST(double_buffered_queue_pipeline_needs_no_extra_sync) {
+    constexpr int kTile = 256, kTiles = 8;
+    Gm<float> x(kTile * kTiles, "x"), y(kTile * kTiles, "y");
+    for (int i = 0; i < kTile * kTiles; ++i) x.p[i] = float(i % 7);
+    one([&] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qin;
+        TQue<TPosition::VECOUT, 2> qout;
+        pipe.InitBuffer(qin, 2, kTile * 4);
+        pipe.InitBuffer(qout, 2, kTile * 4);
+        GlobalTensor<float> gx, gy;
+        gx.SetGlobalBuffer(x.p, kTile * kTiles);
+        gy.SetGlobalBuffer(y.p, kTile * kTiles);
+        for (int i = 0; i < kTiles; ++i) {
+            auto in = qin.AllocTensor<float>();
+            DataCopy(in, gx[i * kTile], kTile);
+            qin.EnQue(in);
+            auto a = qin.DeQue<float>();
+            auto o = qout.AllocTensor<float>();
+            Muls(o, a, 2.0f, kTile);
+            PipeBarrier<PIPE_V>();
+            Adds(o, o, 1.0f, kTile);
+            qout.EnQue(o);
+            qin.FreeTensor(a);
+            auto r = qout.DeQue<float>();
+            DataCopy(gy[i * kTile], r, kTile);
+            qout.FreeTensor(r);
+        }
+    });
+    for (int i = 0; i < kTile * kTiles; ++i) XCHECK_EQ(y.p[i], float(i % 7) * 2.0f + 1.0f);
+}

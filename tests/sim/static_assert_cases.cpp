@@ -1,0 +1,44 @@
+// Compile-failure cases (ctest runs the compiler on this file with one
+// -DSIM_CASE_* defined and expects the static_assert text). Without a case it
+// must compile cleanly.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t> m, LocalTensor<half> h,
+           LocalTensor<int64_t> i64) {
+    (void)b, (void)f, (void)m, (void)h, (void)i64;
+#ifdef SIM_CASE_EXP_BF16
+    Exp(b, b, 128);
+#endif
+#ifdef SIM_CASE_MUL_BF16
+    Mul(b, b, b, 128);
+#endif
+#ifdef SIM_CASE_MULS_BF16
+    Muls(b, b, bfloat16_t(2.0f), 128);
+#endif
+#ifdef SIM_CASE_ADD_BF16
+    Add(b, b, b, 128);
+#endif
+#ifdef SIM_CASE_REDUCESUM_BF16
+    ReduceSum(b, b, b, 128);
+#endif
+#ifdef SIM_CASE_COMPARE_BF16
+    Compare(m, b, b, CMPMODE::LT, 128);
+#endif
+#ifdef SIM_CASE_CAST_PAIR
+    Cast(h, i64, RoundMode::CAST_RINT, 64);
+#endif
+#ifdef SIM_CASE_MULS_DOUBLE_SCALAR
+    Muls(f, f, 2.0, 64);
+#endif
+#ifdef SIM_CASE_PIPEBARRIER_S
+    PipeBarrier<PIPE_S>();
+#endif
+    // Legal forms compile.
+    Cast(f, b, RoundMode::CAST_NONE, 64);
+    Cast(b, f, RoundMode::CAST_RINT, 64);
+    Muls(f, f, 2.0f, 64);
+    Duplicate(b, bfloat16_t(1.0f), 64);
+    PipeBarrier<PIPE_V>();
+}
