@@ -1,0 +1,39 @@
+// Argument validation of aclnnCrossEntropyLossGradGetWorkspaceSize: every
+// tensor, option and layout, with a message naming the argument as the API
+// names it. Reads tensors only through CANN's public accessors (acl_meta.h).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "cross_entropy_loss_grad_tiling.h"
+
+namespace xent {
+
+// A validated, contiguous tensor.
+struct TensorArg {
+    bool present = false;
+    aclDataType dtype = ACL_DT_UNDEFINED;
+    std::vector<int64_t> dims;
+    void* data = nullptr;   // first element (storage base + view offset)
+    uint64_t bytes = 0;     // numel * element size
+};
+
+struct CheckedArgs {
+    TensorArg gradLoss, logProb, target, weight, gradZloss, lseForZloss, out;
+    TilingProblem problem;
+};
+
+struct CheckResult {
+    aclnnStatus status = 0;  // ACLNN_SUCCESS or an ACLNN_ERR_PARAM_* code
+    std::string message;     // "" on success
+};
+
+CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target,
+                                          const aclTensor* weightOptional, const aclTensor* gradZlossOptional,
+                                          const aclTensor* lseForZlossOptional, const char* reductionOptional,
+                                          int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
+                                          const aclTensor* out, CheckedArgs* args);
+
+}  // namespace xent

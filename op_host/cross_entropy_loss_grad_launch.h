@@ -1,0 +1,37 @@
+// The one function that starts the kernel. launch_sim.cpp implements it over
+// the simulator; a CANN build swaps in a file that does the same with
+// aclrtMemcpyAsync + ACLRT_LAUNCH_KERNEL on the stream.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "../op_kernel/cross_entropy_loss_grad_tiling_data.h"
+
+namespace xent {
+
+struct GmBuffer {
+    void* data = nullptr;  // nullptr for an absent optional input
+    uint64_t bytes = 0;
+};
+
+struct LaunchArgs {
+    GmBuffer gradLoss, logProb, target, weight, gradZloss, lseForZloss, xGrad;
+    void* workspace = nullptr;          // device memory of workspaceBytes
+    uint64_t workspaceBytes = 0;
+    uint64_t libApiWorkspaceBytes = 0;  // the user workspace (tiling first) starts here
+    CrossEntropyLossGradTilingData tiling{};
+    uint32_t blockDim = 0;
+};
+
+struct LaunchOutcome {
+    aclnnStatus status = 0;
+    std::string message;        // when status != 0
+    bool completed = false;     // the kernel has finished (synchronous launch): the workspace may be read back
+};
+
+// Copies the tiling to the start of the user workspace and launches the kernel on stream.
+LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& args, aclrtStream stream);
+
+}  // namespace xent

@@ -1,0 +1,220 @@
+// Tiling rule (see docs/cross_entropy_loss_grad.md, "Tiling"):
+//   A tile is R rows x TC columns of logProb. Candidates are
+//     row-packed   TC = C, R in [1, Rmax]          (when one row fits UB)
+//     column-split R = 1, TC = a multiple of the 32-byte granule < C
+//   A candidate is admissible when its UB use fits and it yields at least
+//   min(cores, N * ceil(C / granule)) tiles, so every core gets work whenever
+//   that is possible at all. Among admissible candidates the one with the
+//   smallest modelled makespan wins:
+//     ceil(tiles / cores) * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
+//   (ties -> fewer tiles). Tiles are numbered column-major and dealt to cores
+//   as contiguous ranges of base or base + 1 tiles.
+#include "cross_entropy_loss_grad_tiling.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../op_kernel/cross_entropy_loss_grad_scratch_layout.h"
+
+namespace xent {
+namespace {
+
+// Modelled fixed costs, in bytes of GM traffic one core moves in the same time
+// (~33 B/ns per core on an A2). A guess, but it only ranks candidates.
+constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, vector call latency
+constexpr int64_t kRowOverhead = 1024;    // per-row scalars, one Muls call, target fix-up
+constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t Align32(int64_t x) { return (x + 31) / 32 * 32; }
+int64_t RoundUp(int64_t x, int64_t m) { return CeilDiv(x, m) * m; }
+
+struct Shape {
+    int64_t elemBytes, granule, targetBytes;
+    bool none, zloss, gradZ, weightTile;
+};
+
+struct StageLayout {
+    int64_t gradOff, gzOff, lseOff, bytes;
+};
+
+StageLayout Stage(const Shape& s, int64_t rows) {
+    StageLayout l{};
+    int64_t off = Align32(rows * s.targetBytes);
+    l.gradOff = off;
+    if (s.none) off += Align32(rows * s.elemBytes);
+    l.gzOff = off;
+    if (s.none && s.gradZ) off += Align32(rows * s.elemBytes);
+    l.lseOff = off;
+    if (s.zloss) off += Align32(rows * s.elemBytes);
+    l.bytes = off;
+    return l;
+}
+
+void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGradTilingData& t) {
+    const int64_t pitch = RoundUp(cols, s.granule);
+    t.tileRows = rows;
+    t.tileCols = cols;
+    t.rowPitch = pitch;
+    t.inBufBytes = Align32(rows * pitch * s.elemBytes);
+    t.outBufBytes = t.inBufBytes;
+    t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
+    t.weightBufBytes = s.weightTile ? Align32(cols * 4) : 0;
+    const StageLayout st = Stage(s, rows);
+    t.stageBytes = st.bytes;
+    t.stageGradOff = st.gradOff;
+    t.stageGzOff = st.gzOff;
+    t.stageLseOff = st.lseOff;
+    t.rowBufBytes = 3 * Align32(rows * 4);
+    t.scratchBytes = kScratchBytes;
+}
+
+uint64_t UbFor(const Shape& s, int64_t rows, int64_t cols) {
+    CrossEntropyLossGradTilingData t{};
+    FillBuffers(s, rows, cols, t);
+    return UbBytesUsed(t);
+}
+
+// Largest value in [lo, hi] for which fits(v) holds (fits is monotone: true, then false); lo - 1 if none.
+template <class F>
+int64_t LargestFitting(int64_t lo, int64_t hi, F fits) {
+    if (hi < lo || !fits(lo)) return lo - 1;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid)) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+struct Candidate {
+    int64_t rows = 0, cols = 0, tiles = 0;
+    double cost = 0;
+};
+
+}  // namespace
+
+uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
+    return static_cast<uint64_t>(2 * t.inBufBytes + 2 * t.outBufBytes + t.workBufBytes + t.weightBufBytes +
+                                 2 * t.stageBytes + t.rowBufBytes + t.scratchBytes);
+}
+
+TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
+    TilingResult r;
+    auto fail = [&](const std::string& msg) {
+        r.ok = false;
+        r.error = msg;
+        return r;
+    };
+    if (p.n < 0 || p.c < 1) return fail("logProb must be (N, C) with N >= 0 and C >= 1");
+    if (p.dtype != XENT_FP32 && p.dtype != XENT_FP16 && p.dtype != XENT_BF16) return fail("unsupported dtype");
+    if (p.targetBytes != 4 && p.targetBytes != 8) return fail("target must be int32 or int64");
+    if (p.reduction != XENT_NONE && p.reduction != XENT_MEAN && p.reduction != XENT_SUM)
+        return fail("unsupported reduction");
+    if (plat.vectorCores == 0) return fail("platform reports 0 vector cores");
+    if (p.zlossScale != 0.0 && !p.hasLse) return fail("z-loss needs lseForZlossOptional");
+
+    CrossEntropyLossGradTilingData& t = r.data;
+    t.n = p.n;
+    t.c = p.c;
+    t.dtype = p.dtype;
+    t.targetBytes = p.targetBytes;
+    t.reduction = p.reduction;
+    t.ignoreIndex = p.ignoreIndex;
+    t.hasWeight = p.hasWeight;
+    t.hasZloss = p.zlossScale != 0.0;
+    t.hasGradZloss = t.hasZloss && p.hasGradZloss;
+    t.smoothing = p.labelSmoothing > 0.0;
+    t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
+    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(p.c));
+    t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
+    t.classCount = static_cast<float>(p.c);
+
+    Shape s{};
+    s.elemBytes = DtypeBytes(p.dtype);
+    s.granule = 32 / s.elemBytes;
+    s.targetBytes = p.targetBytes;
+    s.none = p.reduction == XENT_NONE;
+    s.zloss = t.hasZloss;
+    s.gradZ = t.hasGradZloss;
+    s.weightTile = p.hasWeight && t.smoothing;
+
+    const int64_t N = p.n, C = p.c, P = plat.vectorCores;
+    const uint64_t ub = plat.ubBytes;
+    const int64_t granules = CeilDiv(C, s.granule);
+    const int64_t elemTraffic = 2 * s.elemBytes;
+
+    // Widest column tile (R = 1) that fits.
+    const int64_t maxGranules =
+        LargestFitting(1, granules, [&](int64_t g) { return UbFor(s, 1, g * s.granule) <= ub; });
+    if (maxGranules < 1) return fail("UB of " + std::to_string(ub) + " bytes cannot hold even one 32-byte tile");
+
+    if (N > 0) {
+        const int64_t needTiles = std::min<int64_t>(P, N * granules);  // N * granules cannot overflow: N, C < 2^62 / 4
+        Candidate best;
+        bool have = false;
+        auto consider = [&](int64_t rows, int64_t cols) {
+            const int64_t tiles = CeilDiv(N, rows) * CeilDiv(C, cols);
+            if (tiles < needTiles) return;
+            Candidate c;
+            c.rows = rows;
+            c.cols = cols;
+            c.tiles = tiles;
+            c.cost = static_cast<double>(CeilDiv(tiles, P)) *
+                     static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
+            if (!have || c.cost < best.cost || (c.cost == best.cost && c.tiles < best.tiles)) {
+                best = c;
+                have = true;
+            }
+        };
+        // Row-packed: whole rows, as many per tile as fit.
+        if (UbFor(s, 1, C) <= ub) {
+            const int64_t rmax = LargestFitting(1, std::min<int64_t>(kMaxTileRows, N),
+                                                [&](int64_t rows) { return UbFor(s, rows, C) <= ub; });
+            for (int64_t rows = 1; rows <= rmax; ++rows) consider(rows, C);
+        }
+        // Column-split: k column tiles per row, k from the fewest that fit up to
+        // enough to feed every core (and some more, for balance).
+        const int64_t kMin = std::max<int64_t>(2, CeilDiv(granules, maxGranules));
+        const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(P, N) + 2 * P);
+        for (int64_t k = kMin; k <= kMax; ++k) {
+            for (int64_t gpt : {CeilDiv(granules, k), std::max<int64_t>(1, granules / k)}) {
+                if (gpt > maxGranules) continue;
+                const int64_t cols = gpt * s.granule;
+                if (cols >= C) continue;  // that is the row-packed R = 1 candidate
+                consider(1, cols);
+            }
+        }
+        if (!have) return fail("no tiling fits UB of " + std::to_string(ub) + " bytes");
+
+        FillBuffers(s, best.rows, best.cols, t);
+        t.rowTiles = CeilDiv(N, best.rows);
+        t.colTiles = CeilDiv(C, best.cols);
+        t.totalTiles = best.tiles;
+        t.blockDim = std::min<int64_t>(P, best.tiles);
+        t.tilesPerCore = t.totalTiles / t.blockDim;
+        t.tileRemainder = t.totalTiles % t.blockDim;
+    } else {
+        FillBuffers(s, 1, std::min<int64_t>(C, maxGranules * s.granule), t);
+    }
+
+    // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
+    const bool mean = p.reduction == XENT_MEAN;
+    t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
+    t.weightChunks = s.weightTile ? CeilDiv(C, kWeightChunk) : 0;
+    t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
+
+    // User workspace: the tiling itself, then the slots.
+    t.tilingBytes = Align32(sizeof(CrossEntropyLossGradTilingData));
+    t.badSlotOffset = t.tilingBytes;
+    t.rowPartialOffset = t.badSlotOffset + t.blockDim * kSlotBytes;
+    t.weightPartialOffset = t.rowPartialOffset + t.rowChunks * kSlotBytes;
+    t.userWorkspaceBytes = t.weightPartialOffset + t.weightChunks * kSlotBytes;
+
+    r.blockDim = static_cast<uint32_t>(t.blockDim);
+    r.workspaceBytes = N == 0 ? 0 : static_cast<uint64_t>(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes;
+    r.ubBytesUsed = UbBytesUsed(t);
+    r.ok = true;
+    return r;
+}
+
+}  // namespace xent

@@ -1,0 +1,47 @@
+// Tiling of CrossEntropyLossGrad: a pure function of the problem (shapes,
+// dtypes, options) and the platform (vector cores, UB bytes, lib-API
+// workspace bytes). No globals, no I/O; property-tested in tests/op_host.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "../op_kernel/cross_entropy_loss_grad_tiling_data.h"
+
+namespace xent {
+
+struct TilingProblem {
+    int64_t n = 0, c = 1;
+    int64_t dtype = XENT_FP32;  // XentDtype
+    int64_t targetBytes = 8;    // 8 (int64) or 4 (int32)
+    int64_t reduction = XENT_MEAN;
+    int64_t ignoreIndex = -100;
+    bool hasWeight = false;
+    bool hasGradZloss = false;  // gradZlossOptional given
+    bool hasLse = false;        // lseForZlossOptional given
+    double labelSmoothing = 0.0;
+    double zlossScale = 0.0;    // lseSquareScaleForZloss
+};
+
+struct TilingPlatform {
+    uint32_t vectorCores = 48;
+    uint64_t ubBytes = 188416;
+    uint64_t libApiWorkspaceBytes = 16u << 20;
+};
+
+struct TilingResult {
+    bool ok = false;
+    std::string error;                 // when !ok
+    CrossEntropyLossGradTilingData data{};
+    uint32_t blockDim = 0;
+    uint64_t workspaceBytes = 0;       // user bytes + lib-API bytes; 0 when N == 0
+    uint64_t ubBytesUsed = 0;          // sum of the kernel's InitBuffer sizes
+};
+
+TilingResult ComputeTiling(const TilingProblem& problem, const TilingPlatform& platform);
+
+// The kernel's UB use for the given tiling data (sum of its InitBuffer sizes).
+uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t);
+
+inline int64_t DtypeBytes(int64_t dtype) { return dtype == XENT_FP32 ? 4 : 2; }
+
+}  // namespace xent

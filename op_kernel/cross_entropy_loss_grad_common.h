@@ -1,0 +1,60 @@
+// Small device helpers shared by the kernel's parts.
+#pragma once
+#include "kernel_operator.h"
+
+#include "cross_entropy_loss_grad_tiling_data.h"
+
+namespace xent {
+
+template <class A, class B>
+struct SameType {
+    static constexpr bool value = false;
+};
+template <class A>
+struct SameType<A, A> {
+    static constexpr bool value = true;
+};
+
+// Scalar conversions of one staged element to fp32 (exact for all three).
+__aicore__ inline float ToF32(float v) { return v; }
+__aicore__ inline float ToF32(half v) { return static_cast<float>(v); }
+__aicore__ inline float ToF32(bfloat16_t v) {
+#if defined(ASCEND_XENT_SIM_BUILD) && !defined(ASCEND_SIM_HAS_TO_FLOAT)
+    return static_cast<float>(v);  // the simulator's bfloat16_t widens exactly; it has no ToFloat (yet)
+#else
+    return AscendC::ToFloat(v);  // CANN 8.x scalar bf16 -> fp32
+#endif
+}
+
+// One Set/Wait pair: the dst pipe of E waits for everything its src pipe issued so far.
+template <AscendC::HardEvent E>
+__aicore__ inline void WaitPipe(AscendC::TPipe& pipe) {
+    const AscendC::TEventID id = pipe.FetchEventID(E);
+    AscendC::SetFlag<E>(id);
+    AscendC::WaitFlag<E>(id);
+}
+
+// The smallest row whose target is neither ignoreIndex nor in [0, C).
+struct BadRowTracker {
+    int64_t row = kNoBadRow;
+    int64_t target = 0;
+    __aicore__ inline void Note(int64_t r, int64_t t) {
+        if (row == kNoBadRow || r < row) {
+            row = r;
+            target = t;
+        }
+    }
+};
+
+// Whether a row contributes; out-of-range targets are noted and treated as ignored.
+__aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_t row, int64_t target,
+                                 BadRowTracker& bad) {
+    if (target == t.ignoreIndex) return false;
+    if (target < 0 || target >= t.c) {
+        bad.Note(row, target);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace xent

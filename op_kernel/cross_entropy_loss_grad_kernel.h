@@ -1,0 +1,305 @@
+// CrossEntropyLossGrad on one vector core:
+//   xGrad_ij = exp(logProb_ij) * scale_i - smooth_i * w_j - [j == t_i] * nll_i
+// (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
+// contiguous range of tiles (R rows x TC columns, numbered column-major), with
+// double-buffered queues: while tile i is computed, tile i+1 is copied in and
+// tile i-1 copied out. Per tile:
+//   DataCopyPad in -> [Cast to fp32] -> Exp -> per row Muls(scale_i)
+//   -> per row Adds(-smooth_i) or Axpy(w, -smooth_i) -> scalar fix-up of the
+//   target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
+// logProb is read once and out written once; per-row inputs are staged in small
+// DataCopyPads, weight[t_i] is one scalar GM read per row and tile.
+#pragma once
+#include "kernel_operator.h"
+
+#include "cross_entropy_loss_grad_common.h"
+#include "cross_entropy_loss_grad_reductions.h"
+#include "cross_entropy_loss_grad_row_terms.h"
+#include "cross_entropy_loss_grad_scratch_layout.h"
+#include "cross_entropy_loss_grad_tiling_data.h"
+
+namespace xent {
+
+struct KernelArgs {  // one declaration each: GM_ADDR is a macro ending in '*'
+    GM_ADDR gradLoss;
+    GM_ADDR logProb;
+    GM_ADDR target;
+    GM_ADDR weight;
+    GM_ADDR gradZloss;
+    GM_ADDR lseForZloss;
+    GM_ADDR xGrad;
+    GM_ADDR userWorkspace;
+};
+
+template <class T, class TTarget>
+class CrossEntropyLossGradKernel {
+public:
+    __aicore__ inline CrossEntropyLossGradKernel(const CrossEntropyLossGradTilingData& t) : t_(t) {}
+
+    __aicore__ inline void Init(const KernelArgs& a) {
+        core_ = AscendC::GetBlockIdx();
+        const uint64_t n = static_cast<uint64_t>(t_.n), c = static_cast<uint64_t>(t_.c);
+        const uint64_t rowInputs = t_.reduction == XENT_NONE ? n : 1;
+        logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
+        outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
+        targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
+        gradLossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradLoss), rowInputs);
+        if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), c);
+        if (t_.hasGradZloss) gradZGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradZloss), rowInputs);
+        if (t_.hasZloss) lseGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.lseForZloss), n);
+        badSlotGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(a.userWorkspace + t_.badSlotOffset),
+                                   static_cast<uint64_t>(t_.blockDim) * (kSlotBytes / 8));
+        userWs_ = a.userWorkspace;
+
+        pipe_.InitBuffer(inQ_, 2, static_cast<uint32_t>(t_.inBufBytes));
+        pipe_.InitBuffer(outQ_, 2, static_cast<uint32_t>(t_.outBufBytes));
+        if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
+        if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
+        pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
+        pipe_.InitBuffer(rowBuf_, static_cast<uint32_t>(t_.rowBufBytes));
+        pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
+        stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+        stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+
+        // 0-D gradients of mean/sum: one scalar each per launch.
+        if (t_.reduction != XENT_NONE) {
+            s_.grad = ToF32(gradLossGm_.GetValue(0));
+            s_.gradZ = t_.hasGradZloss ? ToF32(gradZGm_.GetValue(0)) : 0.0f;
+        }
+        s_.classWeightSum = t_.classCount;
+    }
+
+    __aicore__ inline void Process() {
+        if (t_.prologue) {
+            CrossEntropyLossGradReductions<TTarget> reductions(t_, pipe_, scratchBuf_, targetGm_, weightGm_, userWs_,
+                                                               bad_);
+            reductions.Run(core_, t_.blockDim, s_);
+        }
+        const int64_t first = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
+        const int64_t count = t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
+        if (count > 0) CopyIn(first, 0);
+        for (int64_t i = 0; i < count; ++i) {
+            if (i + 1 < count) CopyIn(first + i + 1, static_cast<int32_t>((i + 1) & 1));
+            Compute(first + i, static_cast<int32_t>(i & 1));
+            CopyOut(first + i);
+        }
+        pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
+        pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[1]);
+        ReportBadTargets();
+    }
+
+private:
+    static constexpr bool kFp32 = SameType<T, float>::value;
+    static constexpr int32_t kRowDead = -2;   // ignored or bad target: the whole row is 0
+    static constexpr int32_t kRowNoFix = -1;  // live row whose target column lies outside this tile
+
+    struct Tile {
+        int64_t row0, rows, col0, cols, colTile;
+    };
+
+    __aicore__ inline Tile TileAt(int64_t index) const {
+        Tile g;
+        g.colTile = index / t_.rowTiles;
+        g.row0 = (index % t_.rowTiles) * t_.tileRows;
+        g.rows = t_.n - g.row0 < t_.tileRows ? t_.n - g.row0 : t_.tileRows;
+        g.col0 = g.colTile * t_.tileCols;
+        g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
+        return g;
+    }
+
+    // UB gap, in 32-byte blocks, between a row's data and the next row (pitch vs. cols).
+    __aicore__ inline uint32_t UbRowGapBlocks(int64_t cols) const {
+        const int64_t perBlock = 32 / static_cast<int64_t>(sizeof(T));
+        return static_cast<uint32_t>((t_.rowPitch - (cols + perBlock - 1) / perBlock * perBlock) / perBlock);
+    }
+
+    template <class U>
+    __aicore__ inline void StageRows(const AscendC::GlobalTensor<U>& gm, int64_t row0, int64_t rows, int32_t stage,
+                                     int64_t offset) {
+        AscendC::LocalTensor<U> ub = stageBuf_.GetWithOffset<U>(StageElems<U>(), static_cast<uint32_t>(stage * t_.stageBytes + offset));
+        AscendC::DataCopyPad(ub, gm[row0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(rows * sizeof(U)), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<U>(false, 0, 0, 0));
+    }
+
+    // Per-row inputs first (their MTE2_S flag then need not wait for the tile), then the tile.
+    __aicore__ inline void CopyIn(int64_t index, int32_t stage) {
+        const Tile g = TileAt(index);
+        StageRows(targetGm_, g.row0, g.rows, stage, 0);
+        if (t_.reduction == XENT_NONE) StageRows(gradLossGm_, g.row0, g.rows, stage, t_.stageGradOff);
+        if (t_.reduction == XENT_NONE && t_.hasGradZloss) StageRows(gradZGm_, g.row0, g.rows, stage, t_.stageGzOff);
+        if (t_.hasZloss) StageRows(lseGm_, g.row0, g.rows, stage, t_.stageLseOff);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+
+        AscendC::LocalTensor<T> x = inQ_.template AllocTensor<T>();
+        AscendC::DataCopyPad(x, logProbGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0],
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
+                                                        static_cast<uint32_t>(g.cols * sizeof(T)),
+                                                        static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)),
+                                                        UbRowGapBlocks(g.cols), 0),
+                             AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
+        inQ_.EnQue(x);
+    }
+
+    __aicore__ inline void Compute(int64_t index, int32_t stage) {
+        const Tile g = TileAt(index);
+        const int32_t n = static_cast<int32_t>(g.rows * t_.rowPitch);  // whole rows, pitch included
+        AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
+        AscendC::LocalTensor<T> y = outQ_.template AllocTensor<T>();
+        AscendC::LocalTensor<float> p = WorkTile(y);
+        AscendC::PipeBarrier<PIPE_V>();  // the previous tile's last reads of the work buffer
+        // p = exp(logProb), in fp32
+        if constexpr (kFp32) {
+            AscendC::Exp(p, x, n);
+        } else {
+            AscendC::Cast(p, x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Exp(p, p, n);
+        }
+        inQ_.FreeTensor(x);
+        AscendC::PipeBarrier<PIPE_V>();
+        LoadWeightTile(g);
+
+        // p * scale_i, row by row (the row terms come from the staged inputs).
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        AscendC::LocalTensor<float> smooth = rowBuf_.GetWithOffset<float>(RowElems(), 0);
+        AscendC::LocalTensor<float> nll = rowBuf_.GetWithOffset<float>(RowElems(), RowBytes());
+        AscendC::LocalTensor<int32_t> fixCol = rowBuf_.GetWithOffset<int32_t>(RowElems(), 2 * RowBytes());
+        bool anyFix = false;
+        for (int64_t r = 0; r < g.rows; ++r) {
+            int32_t col = kRowDead;
+            const RowTerms terms = TermsOfRow(g, r, stage, col);
+            AscendC::Muls(p[Row(r)], p[Row(r)], terms.scale, static_cast<int32_t>(g.cols));
+            smooth.SetValue(static_cast<uint32_t>(r), terms.smooth);
+            nll.SetValue(static_cast<uint32_t>(r), terms.nll);
+            fixCol.SetValue(static_cast<uint32_t>(r), col);
+            anyFix = anyFix || col >= 0;
+        }
+        // - smooth_i * w_j (w_j = 1 without a weight)
+        if (t_.smoothing) {
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::LocalTensor<float> w;
+            if (t_.hasWeight) w = weightBuf_.template Get<float>();
+            for (int64_t r = 0; r < g.rows; ++r) {
+                if (fixCol.GetValue(static_cast<uint32_t>(r)) == kRowDead) continue;
+                const float minusSmooth = -smooth.GetValue(static_cast<uint32_t>(r));
+                if (t_.hasWeight) {
+                    AscendC::Axpy(p[Row(r)], w, minusSmooth, static_cast<int32_t>(g.cols));
+                } else {
+                    AscendC::Adds(p[Row(r)], p[Row(r)], minusSmooth, static_cast<int32_t>(g.cols));
+                }
+            }
+        }
+        // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
+        if (anyFix) {
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            for (int64_t r = 0; r < g.rows; ++r) {
+                const int32_t col = fixCol.GetValue(static_cast<uint32_t>(r));
+                if (col < 0) continue;
+                const uint32_t at = static_cast<uint32_t>(Row(r) + col);
+                p.SetValue(at, p.GetValue(at) - nll.GetValue(static_cast<uint32_t>(r)));
+            }
+            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        }
+        if constexpr (!kFp32) {
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Cast(y, p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
+        }
+        outQ_.EnQue(y);
+    }
+
+    __aicore__ inline void CopyOut(int64_t index) {
+        const Tile g = TileAt(index);
+        AscendC::LocalTensor<T> y = outQ_.template DeQue<T>();
+        AscendC::DataCopyPad(outGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0], y,
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
+                                                        static_cast<uint32_t>(g.cols * sizeof(T)),
+                                                        UbRowGapBlocks(g.cols),
+                                                        static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0));
+        outQ_.FreeTensor(y);
+    }
+
+    // scale_i, smooth_i, nll_i of tile row r; col = target column inside the tile, kRowNoFix, or kRowDead.
+    __aicore__ inline RowTerms TermsOfRow(const Tile& g, int64_t r, int32_t stage, int32_t& col) {
+        const uint32_t ur = static_cast<uint32_t>(r);
+        const int64_t base = stage * t_.stageBytes;
+        const int64_t target = static_cast<int64_t>(
+            stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(base))
+                .GetValue(ur));
+        if (!RowIsLive(t_, g.row0 + r, target, bad_)) {
+            col = kRowDead;
+            return RowTerms{0.0f, 0.0f, 0.0f};
+        }
+        float grad = s_.grad, gradZ = s_.gradZ, lse = 0.0f;
+        if (t_.reduction == XENT_NONE) {
+            grad = ToF32(StagedValue(base + t_.stageGradOff, ur));
+            if (t_.hasGradZloss) gradZ = ToF32(StagedValue(base + t_.stageGzOff, ur));
+        }
+        if (t_.hasZloss) lse = ToF32(StagedValue(base + t_.stageLseOff, ur));
+        const float targetWeight = t_.hasWeight ? weightGm_.GetValue(static_cast<uint64_t>(target)) : 1.0f;
+        col = (target >= g.col0 && target < g.col0 + g.cols) ? static_cast<int32_t>(target - g.col0) : kRowNoFix;
+        return ComputeRowTerms(t_, s_, grad, gradZ, lse, targetWeight);
+    }
+
+    __aicore__ inline T StagedValue(int64_t offset, uint32_t r) {
+        return stageBuf_.GetWithOffset<T>(StageElems<T>(), static_cast<uint32_t>(offset)).GetValue(r);
+    }
+
+    // The weight columns of the tile, reloaded only when the column tile changes.
+    __aicore__ inline void LoadWeightTile(const Tile& g) {
+        if (t_.weightBufBytes == 0 || g.colTile == loadedColTile_) return;
+        if (loadedColTile_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
+        AscendC::LocalTensor<float> w = weightBuf_.template Get<float>();
+        AscendC::DataCopyPad(w, weightGm_[g.col0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        loadedColTile_ = g.colTile;
+    }
+
+    __aicore__ inline AscendC::LocalTensor<float> WorkTile(const AscendC::LocalTensor<T>& y) {
+        if constexpr (kFp32) {
+            return y;
+        } else {
+            return workBuf_.template Get<float>();
+        }
+    }
+
+    // Smallest bad row this core saw -> its own 32-byte slot {row, target, 0, 0}.
+    __aicore__ inline void ReportBadTargets() {
+        AscendC::LocalTensor<int64_t> slot = scratchBuf_.GetWithOffset<int64_t>(kSlotBytes / 8, kScratchSlotOff);
+        WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);
+        slot.SetValue(0, bad_.row);
+        slot.SetValue(1, bad_.target);
+        slot.SetValue(2, int64_t(0));
+        slot.SetValue(3, int64_t(0));
+        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        AscendC::DataCopyPad(badSlotGm_[core_ * (kSlotBytes / 8)], slot,
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
+    }
+
+    // Elements of U in one 32-byte-aligned stage area of tileRows values.
+    template <class U>
+    __aicore__ inline uint32_t StageElems() const {
+        return static_cast<uint32_t>((t_.tileRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
+    }
+    __aicore__ inline int64_t Row(int64_t r) const { return r * t_.rowPitch; }
+    __aicore__ inline uint32_t RowElems() const { return RowBytes() / 4; }
+    __aicore__ inline uint32_t RowBytes() const { return static_cast<uint32_t>(t_.rowBufBytes / 3); }
+
+    const CrossEntropyLossGradTilingData& t_;
+    AscendC::TPipe pipe_;
+    AscendC::TQue<AscendC::TPosition::VECIN, 2> inQ_;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 2> outQ_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, rowBuf_, scratchBuf_;
+    AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;
+    AscendC::GlobalTensor<TTarget> targetGm_;
+    AscendC::GlobalTensor<float> weightGm_;
+    AscendC::GlobalTensor<int64_t> badSlotGm_;
+    GM_ADDR userWs_ = nullptr;
+    AscendC::TEventID stageEvent_[2] = {0, 0};
+    LaunchScalars s_;
+    BadRowTracker bad_;
+    int64_t core_ = 0;
+    int64_t loadedColTile_ = -1;
+};
+
+}  // namespace xent

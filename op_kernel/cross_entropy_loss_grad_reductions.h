@@ -1,0 +1,161 @@
+// The prologue: launch-wide sums the per-row terms need.
+//   W = sum of weight[target_i] over non-ignored rows, M = their count (mean)
+//   sum_k w_k (weighted label smoothing)
+// Determinism: the sums are cut into fixed-size chunks (kRowChunk rows,
+// kWeightChunk columns) that do not depend on the core count or UB size.
+// Chunks are dealt to cores round-robin; each chunk's partial is summed in a
+// fixed order (ReduceSum over kRowSub/kWeightSub staged values, then in
+// sequence) and written to its own 32-byte workspace slot. After SyncAll every
+// core adds all partials in chunk order, so every core, core count and SoC
+// profile gets the same bits. M is counted as an integer.
+#pragma once
+#include "kernel_operator.h"
+
+#include "cross_entropy_loss_grad_common.h"
+#include "cross_entropy_loss_grad_row_terms.h"
+#include "cross_entropy_loss_grad_scratch_layout.h"
+
+namespace xent {
+
+template <class TTarget>
+class CrossEntropyLossGradReductions {
+public:
+    __aicore__ inline CrossEntropyLossGradReductions(const CrossEntropyLossGradTilingData& t, AscendC::TPipe& pipe,
+                                                     AscendC::TBuf<AscendC::TPosition::VECCALC>& scratch,
+                                                     const AscendC::GlobalTensor<TTarget>& target,
+                                                     const AscendC::GlobalTensor<float>& weight, GM_ADDR userWs,
+                                                     BadRowTracker& bad)
+        : t_(t), pipe_(pipe), scratch_(scratch), targetGm_(target), weightGm_(weight), bad_(bad) {
+        rowPartialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(userWs + t.rowPartialOffset),
+                                      static_cast<uint64_t>(t.rowChunks) * kSlotFloats);
+        weightPartialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(userWs + t.weightPartialOffset),
+                                         static_cast<uint64_t>(t.weightChunks) * kSlotFloats);
+    }
+
+    // Every core: its chunks' partials, SyncAll, then the totals.
+    __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
+        for (int64_t k = core; k < t_.rowChunks; k += cores) RowChunk(k);
+        for (int64_t k = core; k < t_.weightChunks; k += cores) WeightChunk(k);
+        AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
+        AscendC::SyncAll();
+        if (t_.rowChunks > 0) SumRowPartials(s);
+        if (t_.weightChunks > 0) SumWeightPartials(s);
+    }
+
+private:
+    static constexpr int64_t kSlotFloats = kSlotBytes / 4;
+
+    // W and M of rows [k*kRowChunk, ...) -> slot k: {float W, int32 M}.
+    __aicore__ inline void RowChunk(int64_t k) {
+        const int64_t r0 = k * kRowChunk;
+        const int64_t r1 = r0 + kRowChunk < t_.n ? r0 + kRowChunk : t_.n;
+        float weightSum = 0.0f;
+        int32_t count = 0;
+        AscendC::LocalTensor<TTarget> targets = scratch_.GetWithOffset<TTarget>(kRowSub, kScratchStageOff);
+        AscendC::LocalTensor<float> values = scratch_.GetWithOffset<float>(kWeightSub, kScratchValuesOff);
+        for (int64_t s0 = r0; s0 < r1; s0 += kRowSub) {
+            const int64_t rows = r1 - s0 < kRowSub ? r1 - s0 : kRowSub;
+            AscendC::DataCopyPad(targets, targetGm_[s0],
+                                 AscendC::DataCopyExtParams(1, static_cast<uint32_t>(rows * sizeof(TTarget)), 0, 0, 0),
+                                 AscendC::DataCopyPadExtParams<TTarget>(false, 0, 0, 0));
+            WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
+            for (int64_t r = 0; r < rows; ++r) {
+                const int64_t target = static_cast<int64_t>(targets.GetValue(static_cast<uint32_t>(r)));
+                const bool live = RowIsLive(t_, s0 + r, target, bad_);
+                count += live ? 1 : 0;
+                if (t_.hasWeight) values.SetValue(static_cast<uint32_t>(r), live ? weightGm_.GetValue(target) : 0.0f);
+            }
+            if (t_.hasWeight) {
+                weightSum += ReduceStaged(values, rows);
+            }
+        }
+        WriteSlot(rowPartialGm_[k * kSlotFloats], weightSum, count);
+    }
+
+    // sum of weight[k*kWeightChunk, ...) -> slot k: {float}.
+    __aicore__ inline void WeightChunk(int64_t k) {
+        const int64_t c0 = k * kWeightChunk;
+        const int64_t c1 = c0 + kWeightChunk < t_.c ? c0 + kWeightChunk : t_.c;
+        float sum = 0.0f;
+        AscendC::LocalTensor<float> values = scratch_.GetWithOffset<float>(kWeightSub, kScratchValuesOff);
+        for (int64_t s0 = c0; s0 < c1; s0 += kWeightSub) {
+            const int64_t cols = c1 - s0 < kWeightSub ? c1 - s0 : kWeightSub;
+            WaitPipe<AscendC::HardEvent::S_MTE2>(pipe_);  // the row chunks' scalar stores into values are done
+            AscendC::DataCopyPad(values, weightGm_[s0],
+                                 AscendC::DataCopyExtParams(1, static_cast<uint32_t>(cols * 4), 0, 0, 0),
+                                 AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+            WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+            sum += ReduceStaged(values, cols);
+        }
+        WriteSlot(weightPartialGm_[k * kSlotFloats], sum, 0);
+    }
+
+    // ReduceSum of the first n staged values (written by S or MTE2 before this call).
+    __aicore__ inline float ReduceStaged(const AscendC::LocalTensor<float>& values, int64_t n) {
+        AscendC::LocalTensor<float> dst = scratch_.GetWithOffset<float>(8, kScratchReduceDstOff);
+        AscendC::LocalTensor<float> tmp = scratch_.GetWithOffset<float>(kWeightSub, kScratchReduceTmpOff);
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        AscendC::ReduceSum(dst, values, tmp, static_cast<int32_t>(n));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        return dst.GetValue(0);
+    }
+
+    __aicore__ inline void WriteSlot(const AscendC::GlobalTensor<float>& slot, float value, int32_t count) {
+        AscendC::LocalTensor<float> ub = scratch_.GetWithOffset<float>(kSlotFloats, kScratchSlotOff);
+        WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);  // the previous slot has left UB
+        ub.SetValue(0, value);
+        ub.template ReinterpretCast<int32_t>().SetValue(1, count);
+        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        AscendC::DataCopyPad(slot, ub, AscendC::DataCopyExtParams(1, 8, 0, 0, 0));
+    }
+
+    // Brings slots [b0, b0 + cnt) (cnt <= kSlotBatch) into the stage area for scalar reads.
+    __aicore__ inline AscendC::LocalTensor<float> LoadSlots(const AscendC::GlobalTensor<float>& slots, int64_t b0,
+                                                            int64_t cnt) {
+        AscendC::LocalTensor<float> stage =
+            scratch_.GetWithOffset<float>(kSlotBatch * kSlotFloats, kScratchStageOff);
+        AscendC::DataCopyPad(stage, slots[b0 * kSlotFloats],
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(cnt * kSlotBytes), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
+        return stage;
+    }
+
+    // Chunk order, on every core: the same bits everywhere.
+    __aicore__ inline void SumRowPartials(LaunchScalars& s) {
+        float weightSum = 0.0f;
+        int64_t count = 0;
+        for (int64_t b0 = 0; b0 < t_.rowChunks; b0 += kSlotBatch) {
+            const int64_t cnt = t_.rowChunks - b0 < kSlotBatch ? t_.rowChunks - b0 : kSlotBatch;
+            AscendC::LocalTensor<float> stage = LoadSlots(rowPartialGm_, b0, cnt);
+            AscendC::LocalTensor<int32_t> stageInt = stage.template ReinterpretCast<int32_t>();
+            for (int64_t j = 0; j < cnt; ++j) {
+                weightSum += stage.GetValue(static_cast<uint32_t>(j * kSlotFloats));
+                count += stageInt.GetValue(static_cast<uint32_t>(j * kSlotFloats + 1));
+            }
+        }
+        s.rowCount = static_cast<float>(count);
+        s.weightSum = t_.hasWeight ? weightSum : s.rowCount;  // without a weight W = M exactly
+    }
+
+    __aicore__ inline void SumWeightPartials(LaunchScalars& s) {
+        float sum = 0.0f;
+        for (int64_t b0 = 0; b0 < t_.weightChunks; b0 += kSlotBatch) {
+            const int64_t cnt = t_.weightChunks - b0 < kSlotBatch ? t_.weightChunks - b0 : kSlotBatch;
+            AscendC::LocalTensor<float> stage = LoadSlots(weightPartialGm_, b0, cnt);
+            for (int64_t j = 0; j < cnt; ++j) sum += stage.GetValue(static_cast<uint32_t>(j * kSlotFloats));
+        }
+        s.classWeightSum = sum;
+    }
+
+    const CrossEntropyLossGradTilingData& t_;
+    AscendC::TPipe& pipe_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC>& scratch_;
+    const AscendC::GlobalTensor<TTarget>& targetGm_;
+    const AscendC::GlobalTensor<float>& weightGm_;
+    AscendC::GlobalTensor<float> rowPartialGm_;
+    AscendC::GlobalTensor<float> weightPartialGm_;
+    BadRowTracker& bad_;
+};
+
+}  // namespace xent

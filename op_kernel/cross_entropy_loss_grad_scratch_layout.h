@@ -1,0 +1,29 @@
+// Layout of the small UB scratch buffer (prologue staging, partial sums, the
+// bad-target slot). Shared by the host (UB budget) and the kernel (offsets).
+#pragma once
+#include <cstdint>
+
+#include "cross_entropy_loss_grad_tiling_data.h"
+
+namespace xent {
+
+// [stage]  targets of kRowSub rows (int64), or kWeightSub weights, or kSlotBatch partial slots
+// [values] weight[target] of kRowSub rows (float), summed by ReduceSum
+// [reduceDst] ReduceSum result (one 32-byte block)
+// [reduceTmp] ReduceSum's shared tmp buffer
+// [slot]   one 32-byte workspace slot on its way to GM
+constexpr int64_t kScratchStageOff = 0;
+constexpr int64_t kScratchStageBytes = 4096;
+static_assert(kRowSub * 8 <= kScratchStageBytes && kWeightSub * 4 <= kScratchStageBytes &&
+                  kSlotBatch * kSlotBytes <= kScratchStageBytes,
+              "prologue staging must fit");
+constexpr int64_t kScratchValuesOff = kScratchStageOff + kScratchStageBytes;
+constexpr int64_t kScratchValuesBytes = 4096;  // kRowSub or kWeightSub floats
+static_assert(kRowSub * 4 <= kScratchValuesBytes && kWeightSub * 4 <= kScratchValuesBytes, "values must fit");
+constexpr int64_t kScratchReduceDstOff = kScratchValuesOff + kScratchValuesBytes;
+constexpr int64_t kScratchReduceTmpOff = kScratchReduceDstOff + 32;
+constexpr int64_t kScratchReduceTmpBytes = 4096;
+constexpr int64_t kScratchSlotOff = kScratchReduceTmpOff + kScratchReduceTmpBytes;
+constexpr int64_t kScratchBytes = kScratchSlotOff + kSlotBytes;
+
+}  // namespace xent

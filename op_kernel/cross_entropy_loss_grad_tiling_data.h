@@ -1,0 +1,79 @@
+// The tiling of one CrossEntropyLossGrad launch: a plain struct shared by the
+// host (which computes it, op_host/cross_entropy_loss_grad_tiling.cpp) and the
+// kernel (which reads it from GM word by word). Only int64_t and float
+// fields, naturally aligned, no pointers, size a multiple of 8 bytes.
+#pragma once
+#include <cstdint>
+
+namespace xent {
+
+enum XentDtype : int64_t { XENT_FP32 = 0, XENT_FP16 = 1, XENT_BF16 = 2 };
+enum XentReduction : int64_t { XENT_NONE = 0, XENT_MEAN = 1, XENT_SUM = 2 };
+
+// Prologue chunk sizes: fixed, so the mean's W, M and sum_k w_k are summed in
+// the same order on every core count, SoC profile and UB size.
+constexpr int64_t kRowChunk = 2048;     // rows per W/M partial
+constexpr int64_t kRowSub = 512;        // rows staged in UB at a time inside a chunk
+constexpr int64_t kWeightChunk = 4096;  // weight columns per sum_k w_k partial
+constexpr int64_t kWeightSub = 1024;    // weight columns staged in UB at a time
+constexpr int64_t kSlotBytes = 32;      // one workspace slot (partials, bad-target report)
+constexpr int64_t kSlotBatch = 128;     // partial slots read into UB at a time
+constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every target was valid
+
+struct CrossEntropyLossGradTilingData {
+    // ---- the problem ----
+    int64_t n;             // rows of logProb
+    int64_t c;             // classes (columns)
+    int64_t dtype;         // XentDtype of gradLoss, logProb, gradZloss, lseForZloss, out
+    int64_t targetBytes;   // 8 (int64) or 4 (int32)
+    int64_t reduction;     // XentReduction
+    int64_t ignoreIndex;
+    int64_t hasWeight;     // weightOptional given
+    int64_t hasGradZloss;  // gradZlossOptional given and z-loss active
+    int64_t hasZloss;      // lseSquareScaleForZloss != 0 (lseForZlossOptional is then given)
+    int64_t smoothing;     // labelSmoothing > 0
+    float oneMinusLs;      // 1 - labelSmoothing
+    float lsOverC;         // labelSmoothing / C
+    float twoZScale;       // 2 * lseSquareScaleForZloss
+    float classCount;      // C as float: sum_k w_k without a weight
+
+    // ---- tiles: R rows x TC columns, numbered column-major ----
+    int64_t tileRows;      // R
+    int64_t tileCols;      // TC (== C in row-packed mode)
+    int64_t rowPitch;      // UB elements per tile row: TC rounded up to 32 bytes
+    int64_t rowTiles;      // ceil(N / R)
+    int64_t colTiles;      // ceil(C / TC)
+    int64_t totalTiles;
+    int64_t blockDim;      // cores launched
+    int64_t tilesPerCore;  // base; the first tileRemainder cores get one more
+    int64_t tileRemainder;
+
+    // ---- UB buffers, bytes (each a multiple of 32) ----
+    int64_t inBufBytes;      // one logProb tile; the in-queue holds 2
+    int64_t outBufBytes;     // one out tile; the out-queue holds 2
+    int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
+    int64_t weightBufBytes;  // weight columns of one tile (weighted smoothing only, else 0)
+    int64_t stageBytes;      // one stage of per-row inputs; 2 stages
+    int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
+    int64_t stageGzOff;
+    int64_t stageLseOff;
+    int64_t rowBufBytes;     // per-row smooth_i, nll_i (float) and local target column (int32)
+    int64_t scratchBytes;    // prologue staging, partial sums, bad-target slot
+
+    // ---- prologue: W, M (mean) and sum_k w_k (weighted smoothing) ----
+    int64_t prologue;        // 1: run it, then SyncAll
+    int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
+    int64_t weightChunks;    // ceil(C / kWeightChunk) when weighted smoothing, else 0
+
+    // ---- user workspace layout (byte offsets from GetUserWorkspace()) ----
+    int64_t tilingBytes;        // this struct sits at offset 0
+    int64_t badSlotOffset;      // blockDim slots: {smallest bad row, its target, 0, 0} as int64
+    int64_t rowPartialOffset;   // rowChunks slots: {float W partial, int32 M partial}
+    int64_t weightPartialOffset;// weightChunks slots: {float sum w partial}
+    int64_t userWorkspaceBytes;
+};
+
+static_assert(sizeof(CrossEntropyLossGradTilingData) % 8 == 0, "read as int64 words");
+constexpr int64_t kTilingWords = sizeof(CrossEntropyLossGradTilingData) / 8;
+
+}  // namespace xent

@@ -1,0 +1,190 @@
+// Property tests of the tiling (a pure function): over random shapes and
+// options on every SoC profile, the UB budget holds, tiles cover the problem
+// exactly, every core gets work whenever there are enough 32-byte pieces, and
+// per-core tile counts differ by at most one.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "ascend_sim/sim.h"
+#include "cross_entropy_loss_grad_tiling.h"
+#include "xtest.h"
+
+using namespace xent;
+
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+TilingPlatform PlatformOf(const ascend_sim::SocProfile& p) {
+    TilingPlatform t;
+    t.vectorCores = p.vectorCores;
+    t.ubBytes = p.ubBytes;
+    t.libApiWorkspaceBytes = p.libApiWorkspaceBytes;
+    return t;
+}
+
+void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
+    const TilingResult r = ComputeTiling(p, plat);
+    XCHECK(r.ok);
+    const CrossEntropyLossGradTilingData& t = r.data;
+    const int64_t eb = DtypeBytes(p.dtype), granule = 32 / eb;
+    // UB budget
+    XCHECK(r.ubBytesUsed == UbBytesUsed(t));
+    XCHECK(r.ubBytesUsed <= plat.ubBytes);
+    for (int64_t b : {t.inBufBytes, t.outBufBytes, t.workBufBytes, t.weightBufBytes, t.stageBytes, t.rowBufBytes,
+                      t.scratchBytes})
+        XCHECK(b % 32 == 0);
+    // Geometry: R rows x TC columns, pitch on 32 bytes, buffers big enough.
+    XCHECK(t.tileRows >= 1 && t.tileRows <= 4095);
+    XCHECK(t.tileCols >= 1 && t.tileCols <= p.c);
+    XCHECK(t.tileCols == p.c || t.tileCols % granule == 0);
+    XCHECK(t.colTiles == 1 || t.tileRows == 1);
+    XCHECK(t.rowPitch % granule == 0 && t.rowPitch >= t.tileCols && t.rowPitch < t.tileCols + granule);
+    XCHECK(t.inBufBytes >= t.tileRows * t.rowPitch * eb);
+    if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * t.rowPitch * 4);
+    if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
+    if (p.n == 0) {
+        XCHECK_EQ(r.workspaceBytes, uint64_t(0));
+        return;
+    }
+    // Exact cover.
+    XCHECK_EQ(t.rowTiles, CeilDiv(p.n, t.tileRows));
+    XCHECK_EQ(t.colTiles, CeilDiv(p.c, t.tileCols));
+    XCHECK_EQ(t.totalTiles, t.rowTiles * t.colTiles);
+    // Every core used whenever N * ceil(C / granule) >= cores; balance within one tile.
+    const int64_t pieces = p.n * CeilDiv(p.c, granule);
+    XCHECK_EQ(t.blockDim, std::min<int64_t>(plat.vectorCores, pieces));
+    XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
+    XCHECK(t.tilesPerCore >= 1);
+    XCHECK(t.tileRemainder < t.blockDim);
+    XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, t.totalTiles);
+    // Workspace layout.
+    XCHECK(t.tilingBytes >= int64_t(sizeof(CrossEntropyLossGradTilingData)));
+    XCHECK_EQ(t.badSlotOffset, t.tilingBytes);
+    XCHECK_EQ(t.rowPartialOffset, t.badSlotOffset + 32 * t.blockDim);
+    XCHECK_EQ(t.userWorkspaceBytes, t.weightPartialOffset + 32 * t.weightChunks);
+    XCHECK_EQ(r.workspaceBytes, uint64_t(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes);
+    XCHECK_EQ(t.prologue, int64_t(p.reduction == XENT_MEAN || (p.hasWeight && p.labelSmoothing > 0)));
+}
+
+TilingProblem RandomProblem(std::mt19937_64& rng) {
+    auto logUniform = [&](double lo, double hi) {
+        std::uniform_real_distribution<double> u(std::log(lo), std::log(hi + 1));
+        return int64_t(std::exp(u(rng)));
+    };
+    TilingProblem p;
+    p.n = rng() % 10 == 0 ? int64_t(rng() % 64) : logUniform(1, 300000);
+    p.c = std::max<int64_t>(1, rng() % 8 == 0 ? int64_t(rng() % 300) : logUniform(1, 1048576));
+    p.c = std::min<int64_t>(p.c, 1048576);
+    p.n = std::min<int64_t>(p.n, 300000);
+    p.dtype = int64_t(rng() % 3);
+    p.targetBytes = rng() % 2 ? 8 : 4;
+    p.reduction = int64_t(rng() % 3);
+    p.hasWeight = rng() % 2;
+    p.labelSmoothing = rng() % 2 ? 0.1 : 0.0;
+    p.zlossScale = rng() % 3 == 0 ? 1e-4 : 0.0;
+    p.hasLse = p.zlossScale != 0.0 || rng() % 2;
+    p.hasGradZloss = rng() % 2;
+    return p;
+}
+
+}  // namespace
+
+XTEST(tiling_properties_random_shapes_every_profile) {
+    std::mt19937_64 rng(20240611);
+    int cases = 0;
+    for (const auto& prof : ascend_sim::profiles()) {
+        const TilingPlatform plat = PlatformOf(prof);
+        for (int i = 0; i < 1500; ++i) {
+            CheckProperties(RandomProblem(rng), plat);
+            ++cases;
+        }
+    }
+    XCHECK(cases == 1500 * int(ascend_sim::profiles().size()));
+}
+
+XTEST(tiling_properties_edge_shapes) {
+    const int64_t ns[] = {0, 1, 2, 7, 39, 40, 47, 48, 49, 63, 64, 65, 255, 4095, 4096, 4097, 131073, 300000};
+    const int64_t cs[] = {1, 2, 7, 8, 9, 15, 16, 17, 255, 256, 257, 5000, 11000, 32000, 131073, 262144, 1048576};
+    for (const auto& prof : ascend_sim::profiles())
+        for (int64_t n : ns)
+            for (int64_t c : cs)
+                for (int64_t dtype : {XENT_FP32, XENT_BF16})
+                    for (bool weightedSmoothing : {false, true}) {
+                        TilingProblem p;
+                        p.n = n;
+                        p.c = c;
+                        p.dtype = dtype;
+                        p.reduction = XENT_NONE;
+                        p.hasWeight = weightedSmoothing;
+                        p.labelSmoothing = weightedSmoothing ? 0.2 : 0.0;
+                        p.zlossScale = 1.0;
+                        p.hasLse = p.hasGradZloss = true;
+                        CheckProperties(p, PlatformOf(prof));
+                    }
+}
+
+XTEST(tiling_is_a_pure_function) {
+    std::mt19937_64 rng(7);
+    const TilingPlatform plat = PlatformOf(ascend_sim::profiles().front());
+    for (int i = 0; i < 200; ++i) {
+        const TilingProblem p = RandomProblem(rng);
+        const TilingResult a = ComputeTiling(p, plat), b = ComputeTiling(p, plat);
+        XCHECK(std::memcmp(&a.data, &b.data, sizeof(a.data)) == 0);
+        XCHECK_EQ(a.workspaceBytes, b.workspaceBytes);
+    }
+}
+
+XTEST(tiling_one_row_huge_c_uses_every_core) {
+    for (const auto& prof : ascend_sim::profiles()) {
+        TilingProblem p;
+        p.n = 1;
+        p.c = 262144;
+        const TilingResult r = ComputeTiling(p, PlatformOf(prof));
+        XCHECK(r.ok);
+        XCHECK_EQ(r.data.blockDim, int64_t(prof.vectorCores));
+        XCHECK_EQ(r.data.totalTiles, int64_t(prof.vectorCores));  // one tile each: perfectly balanced
+    }
+}
+
+XTEST(tiling_report_shapes_ascend910b) {
+    const auto& prof = ascend_sim::profiles().front();
+    struct S { int64_t n, c, dtype; } shapes[] = {{4096, 32000, XENT_FP32}, {4096, 32000, XENT_BF16},
+                                                  {257, 131073, XENT_FP32}, {131073, 257, XENT_FP32},
+                                                  {1, 262144, XENT_FP32}, {131073, 257, XENT_FP16}};
+    for (const S& s : shapes) {
+        TilingProblem p;
+        p.n = s.n;
+        p.c = s.c;
+        p.dtype = s.dtype;
+        const TilingResult r = ComputeTiling(p, PlatformOf(prof));
+        XCHECK(r.ok);
+        std::printf("  %s N=%lld C=%lld dtype=%lld: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
+                    "blockDim=%lld per-core=%lld(+%lld) UB=%llu\n",
+                    prof.name.c_str(), (long long)s.n, (long long)s.c, (long long)s.dtype,
+                    (long long)r.data.tileRows, (long long)r.data.tileCols, (long long)r.data.rowTiles,
+                    (long long)r.data.colTiles, (long long)r.data.totalTiles, (long long)r.data.blockDim,
+                    (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder,
+                    (unsigned long long)r.ubBytesUsed);
+    }
+}
+
+XTEST(tiling_rejects_bad_problems) {
+    const TilingPlatform plat;
+    TilingProblem p;
+    p.c = 0;
+    XCHECK(!ComputeTiling(p, plat).ok);
+    p.c = 10;
+    p.zlossScale = 1.0;
+    p.hasLse = false;
+    XCHECK(!ComputeTiling(p, plat).ok);
+    TilingPlatform tiny;
+    tiny.ubBytes = 4096;
+    TilingProblem q;
+    q.n = 4;
+    q.c = 4;
+    XCHECK(!ComputeTiling(q, tiny).ok);
+}
