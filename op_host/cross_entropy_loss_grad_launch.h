@@ -1,6 +1,6 @@
 // The one function that starts the kernel. launch_sim.cpp implements it over
-// the simulator; a CANN build swaps in a file that does the same with
-// aclrtMemcpyAsync + ACLRT_LAUNCH_KERNEL on the stream.
+// the simulator (synchronous); launch_cann.cpp, in the CANN build, with
+// aclrtMemcpyAsync + ACLRT_LAUNCH_KERNEL on the stream (asynchronous).
 #pragma once
 #include <cstdint>
 #include <string>

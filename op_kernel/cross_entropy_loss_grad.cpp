@@ -41,7 +41,9 @@ __aicore__ inline void RunForTarget(const xent::CrossEntropyLossGradTilingData& 
 extern "C" __global__ __aicore__ void cross_entropy_loss_grad(GM_ADDR gradLoss, GM_ADDR logProb, GM_ADDR target,
                                                               GM_ADDR weight, GM_ADDR gradZloss, GM_ADDR lseForZloss,
                                                               GM_ADDR xGrad, GM_ADDR workspace, GM_ADDR tiling) {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);  // SyncAll in the prologue needs a mix kernel
+    // SyncAll in the prologue needs a mix kernel. No guard: CANN defines the macro
+    // in every build mode (empty where a SoC has no kernel types), the simulator too.
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
     xent::CrossEntropyLossGradTilingData t;
     ReadTiling(tiling, t);
     const xent::KernelArgs args{gradLoss, logProb, target, weight, gradZloss, lseForZloss, xGrad,

@@ -18,13 +18,9 @@ struct SameType<A, A> {
 // Scalar conversions of one staged element to fp32 (exact for all three).
 __aicore__ inline float ToF32(float v) { return v; }
 __aicore__ inline float ToF32(half v) { return static_cast<float>(v); }
-__aicore__ inline float ToF32(bfloat16_t v) {
-#if defined(ASCEND_XENT_SIM_BUILD) && !defined(ASCEND_SIM_HAS_TO_FLOAT)
-    return static_cast<float>(v);  // the simulator's bfloat16_t widens exactly; it has no ToFloat (yet)
-#else
-    return AscendC::ToFloat(v);  // CANN 8.x scalar bf16 -> fp32
-#endif
-}
+// bf16 through ToFloat: on the device bfloat16_t need not convert with a cast
+// (CANN 8.x scalar API; 9.x keeps it as a deprecated name of the scalar Cast).
+__aicore__ inline float ToF32(bfloat16_t v) { return AscendC::ToFloat(v); }
 
 // One Set/Wait pair: the dst pipe of E waits for everything its src pipe issued so far.
 template <AscendC::HardEvent E>
