@@ -1,0 +1,72 @@
+"""ascend-xent: CrossEntropyLossGrad (the backward of aclnnCrossEntropyLoss) as an
+Ascend C kernel, run on a CPU simulator of the Ascend C API when no NPU is present.
+
+Public API::
+
+    cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss=None,
+                            lse_for_zloss=None, reduction="mean", ignore_index=-100,
+                            label_smoothing=0.0, lse_square_scale_for_zloss=0.0, *, out=None)
+    cross_entropy(input, target, ...)        # torch, differentiable; backward = the kernel
+    cross_entropy_loss(input, target, ...)   # torch, (loss, log_prob, zloss, lse_for_zloss)
+    last_launch_stats(), profiles(), current_profile(), set_soc(), set_cores(), set_threads()
+    build_info(), golden (float64 NumPy references)
+
+torch is imported only when a torch function is used (or torch tensors are passed).
+"""
+
+from __future__ import annotations
+
+from . import golden
+from ._ops import cross_entropy_loss_grad
+from .sim import (current_profile, host_threads, last_launch_stats, profiles, set_cores,
+                  set_soc, set_threads)
+
+
+def _read_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("ascend-xent")
+    except Exception:
+        return "0+unknown"
+
+
+__version__ = _read_version()
+
+
+def build_info() -> dict:
+    """Compiler, flags, native (-march=native) and version of the compiled extension."""
+    from ._ops import native
+
+    return dict(native().build_info())
+
+
+def __getattr__(name):
+    # torch-dependent API, loaded on first use so that NumPy users need no torch.
+    if name in ("cross_entropy", "cross_entropy_loss", "torch_ops"):
+        import importlib
+
+        mod = importlib.import_module(".torch_ops", __name__)
+        return mod if name == "torch_ops" else getattr(mod, name)
+    raise AttributeError(f"module 'ascend_xent' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + ["cross_entropy", "cross_entropy_loss", "torch_ops"])
+
+
+__all__ = ["cross_entropy_loss_grad", "cross_entropy", "cross_entropy_loss", "golden",
+           "last_launch_stats", "profiles", "current_profile", "set_soc", "set_cores",
+           "set_threads", "host_threads", "build_info", "__version__"]
+
+
+def _register_torch_ops_if_loaded() -> None:
+    import sys
+
+    if "torch" in sys.modules:  # torch already paid for: make torch.ops.ascend_xent.* available
+        import importlib
+
+        importlib.import_module(".torch_ops", __name__)
+
+
+_register_torch_ops_if_loaded()

@@ -1,0 +1,416 @@
+"""Argument validation shared by the NumPy and torch paths.
+
+Every error names the Python argument and says what was expected. The checks run
+before anything reaches the native layer; the native layer (op_host) checks again
+and its messages surface through ``_C`` only for what Python cannot see.
+
+``prepare(...)`` returns a ``Prepared`` record with the arrays/tensors that will be
+handed to the kernel: the caller's ``log_prob`` and ``out`` buffers untouched (no
+N x C copy is ever made), small (N,)/(C,) vectors made contiguous, a Python number
+``grad_loss`` turned into a 0-D array of ``log_prob``'s dtype and the weight widened
+to float32.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+REDUCTIONS = ("mean", "sum", "none")
+FLOAT_DTYPES = ("float32", "float16", "bfloat16")
+INDEX_DTYPES = ("int32", "int64")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _is_torch_tensor(x) -> bool:
+    t = type(x)
+    return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "stride")
+
+
+def is_torch(x) -> bool:
+    return _is_torch_tensor(x)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+# --------------------------------------------------------------------------------------
+# Array adapters: the same checks for NumPy arrays and torch tensors.
+# --------------------------------------------------------------------------------------
+class _NumpyLib:
+    kind = "numpy"
+
+    @staticmethod
+    def is_array(x) -> bool:
+        return isinstance(x, np.ndarray)
+
+    @staticmethod
+    def coerce(x, name):
+        if isinstance(x, np.ndarray):
+            return x
+        if _is_torch_tensor(x):
+            raise TypeError(f"{name}: got a torch tensor, but log_prob is a NumPy array; "
+                            "pass all tensor arguments as NumPy arrays or all as torch tensors")
+        if isinstance(x, (list, tuple)) or np.isscalar(x):
+            return np.asarray(x)
+        raise TypeError(f"{name}: expected a NumPy array, got {type(x).__name__}")
+
+    @staticmethod
+    def dtype(x) -> str:
+        return x.dtype.name
+
+    @staticmethod
+    def shape(x):
+        return tuple(x.shape)
+
+    @staticmethod
+    def is_contiguous(x) -> bool:
+        return bool(x.flags.c_contiguous)
+
+    @staticmethod
+    def contiguous(x):
+        return np.ascontiguousarray(x)
+
+    @staticmethod
+    def astype(x, dtype: str):
+        return np.ascontiguousarray(x.astype(numpy_dtype(dtype)))
+
+    @staticmethod
+    def scalar(value: float, dtype: str):
+        return np.asarray(value, dtype=numpy_dtype(dtype))
+
+    @staticmethod
+    def empty(shape, dtype: str, like=None):
+        return np.empty(shape, dtype=numpy_dtype(dtype))
+
+    @staticmethod
+    def overlaps(a, b) -> bool:
+        return bool(np.may_share_memory(a, b))
+
+    @staticmethod
+    def first_bad_target(t, c: int, ignore_index: int):
+        t64 = t.astype(np.int64, copy=False)
+        bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
+        if not bad.any():
+            return None
+        i = int(np.flatnonzero(bad)[0])
+        return i, int(t64[i])
+
+    @staticmethod
+    def device(x) -> str:
+        return "cpu"
+
+
+class _TorchLib:
+    kind = "torch"
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+
+    def is_array(self, x) -> bool:
+        return isinstance(x, self.torch.Tensor)
+
+    def coerce(self, x, name):
+        if isinstance(x, self.torch.Tensor):
+            return x
+        if isinstance(x, np.ndarray):
+            raise TypeError(f"{name}: got a NumPy array, but log_prob is a torch tensor; "
+                            "pass all tensor arguments as torch tensors or all as NumPy arrays")
+        raise TypeError(f"{name}: expected a torch.Tensor, got {type(x).__name__}")
+
+    @staticmethod
+    def dtype(x) -> str:
+        return str(x.dtype).replace("torch.", "")
+
+    @staticmethod
+    def shape(x):
+        return tuple(x.shape)
+
+    @staticmethod
+    def is_contiguous(x) -> bool:
+        return bool(x.is_contiguous())
+
+    @staticmethod
+    def contiguous(x):
+        return x.contiguous()
+
+    def astype(self, x, dtype: str):
+        return x.to(getattr(self.torch, dtype)).contiguous()
+
+    def scalar(self, value: float, dtype: str, device="cpu"):
+        return self.torch.tensor(value, dtype=getattr(self.torch, dtype), device=device)
+
+    def empty(self, shape, dtype: str, like=None):
+        dev = like.device if like is not None else "cpu"
+        return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
+
+    def overlaps(self, a, b) -> bool:
+        if a.numel() == 0 or b.numel() == 0 or a.device != b.device:
+            return False
+        # Byte ranges, not storages: views of one buffer made through NumPy or DLPack
+        # have different storages but the same memory.
+        a0 = a.data_ptr()
+        a1 = a0 + _span_bytes(a)
+        b0 = b.data_ptr()
+        b1 = b0 + _span_bytes(b)
+        return a0 < b1 and b0 < a1
+
+    def first_bad_target(self, t, c: int, ignore_index: int):
+        t64 = t.to(self.torch.int64)
+        bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
+        idx = self.torch.nonzero(bad)
+        if idx.numel() == 0:
+            return None
+        i = int(idx[0, 0])
+        return i, int(t64[i])
+
+    @staticmethod
+    def device(x) -> str:
+        return x.device.type
+
+
+def _span_bytes(t) -> int:
+    if t.numel() == 0:
+        return 0
+    last = sum((s - 1) * st for s, st in zip(t.shape, t.stride()) if s > 0)
+    return (last + 1) * t.element_size()
+
+
+_numpy_lib = _NumpyLib()
+_torch_lib = None
+
+
+def lib_for(log_prob):
+    """The adapter for ``log_prob``'s kind (NumPy or torch)."""
+    global _torch_lib
+    if _is_torch_tensor(log_prob):
+        if _torch_lib is None:
+            _torch_lib = _TorchLib()
+        return _torch_lib
+    if isinstance(log_prob, np.ndarray):
+        return _numpy_lib
+    raise TypeError("log_prob: expected a torch.Tensor or a NumPy array of shape (N, C), "
+                    f"got {type(log_prob).__name__}")
+
+
+def numpy_dtype(name: str):
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+# --------------------------------------------------------------------------------------
+# Scalar arguments
+# --------------------------------------------------------------------------------------
+def check_reduction(reduction) -> str:
+    if not isinstance(reduction, str):
+        raise TypeError(f"reduction: expected one of 'mean', 'sum', 'none' (a str), "
+                        f"got {type(reduction).__name__}")
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction: expected one of 'mean', 'sum', 'none', got {reduction!r}")
+    return reduction
+
+
+def check_ignore_index(ignore_index) -> int:
+    if isinstance(ignore_index, (bool, np.bool_)) or not isinstance(ignore_index, numbers.Integral):
+        raise TypeError(f"ignore_index: expected an int, got {type(ignore_index).__name__}")
+    v = int(ignore_index)
+    if not (_INT64_MIN <= v <= _INT64_MAX):
+        raise ValueError(f"ignore_index: expected a value that fits in int64, got {v}")
+    return v
+
+
+def check_label_smoothing(label_smoothing) -> float:
+    if not _is_number(label_smoothing):
+        raise TypeError(f"label_smoothing: expected a float in [0, 1], "
+                        f"got {type(label_smoothing).__name__}")
+    v = float(label_smoothing)
+    if not (0.0 <= v <= 1.0):
+        raise ValueError(f"label_smoothing: expected a float in [0, 1], got {v!r}")
+    return v
+
+
+def check_zloss_scale(scale) -> float:
+    if not _is_number(scale):
+        raise TypeError("lse_square_scale_for_zloss: expected a finite float >= 0, "
+                        f"got {type(scale).__name__}")
+    v = float(scale)
+    if not (math.isfinite(v) and v >= 0.0):
+        raise ValueError(f"lse_square_scale_for_zloss: expected a finite float >= 0, got {v!r}")
+    return v
+
+
+# --------------------------------------------------------------------------------------
+# The whole argument list
+# --------------------------------------------------------------------------------------
+@dataclass
+class Prepared:
+    lib: Any
+    grad_loss: Any
+    log_prob: Any
+    target: Any
+    weight: Optional[Any]
+    grad_zloss: Optional[Any]
+    lse_for_zloss: Optional[Any]
+    reduction: str
+    ignore_index: int
+    label_smoothing: float
+    lse_square_scale_for_zloss: float
+    out: Optional[Any]
+    n: int
+    c: int
+    dtype: str
+
+
+def _upstream(lib, value, name, reduction, n, dtype, like):
+    """grad_loss / grad_zloss: a number or 0-D/(1,) array under mean/sum, (N,) under none."""
+    if _is_number(value):
+        if reduction == "none":
+            raise ValueError(f"{name}: expected an array of shape (N,) = ({n},) under "
+                             f"reduction='none', got a Python number")
+        if lib.kind == "torch":
+            return lib.scalar(float(value), dtype, device=like.device)
+        return lib.scalar(float(value), dtype)
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected a number or an array, got bool")
+    a = lib.coerce(value, name)
+    dt = lib.dtype(a)
+    if dt != dtype:
+        raise TypeError(f"{name}: expected dtype {dtype} (the dtype of log_prob), got {dt}")
+    shp = lib.shape(a)
+    if reduction == "none":
+        if shp != (n,):
+            raise ValueError(f"{name}: expected shape (N,) = ({n},) under reduction='none', got {shp}")
+        return a if lib.is_contiguous(a) else lib.contiguous(a)
+    if shp not in ((), (1,)):
+        raise ValueError(f"{name}: expected a scalar (shape () or (1,)) under "
+                         f"reduction={reduction!r}, got shape {shp}")
+    return a.reshape(())
+
+
+def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_zloss=None,
+            reduction="mean", ignore_index=-100, label_smoothing=0.0,
+            lse_square_scale_for_zloss=0.0, out=None, *, check_values=True) -> Prepared:
+    """Validate every argument; see the module docstring for what is returned.
+
+    ``check_values=False`` skips the checks that read tensor data (the target range),
+    for fake/meta tensors under torch.compile.
+    """
+    lib = lib_for(log_prob)
+    reduction = check_reduction(reduction)
+    ignore_index = check_ignore_index(ignore_index)
+    label_smoothing = check_label_smoothing(label_smoothing)
+    scale = check_zloss_scale(lse_square_scale_for_zloss)
+
+    # log_prob
+    dtype = lib.dtype(log_prob)
+    if dtype not in FLOAT_DTYPES:
+        raise TypeError(f"log_prob: expected dtype float32, float16 or bfloat16, got {dtype}")
+    shp = lib.shape(log_prob)
+    if len(shp) != 2:
+        raise ValueError(f"log_prob: expected a 2-D tensor of shape (N, C), got shape {shp}")
+    n, c = shp
+    if c < 1:
+        raise ValueError(f"log_prob: expected at least one class (C >= 1), got shape {shp}")
+    if not lib.is_contiguous(log_prob):
+        raise ValueError("log_prob: expected a C-contiguous (row-major) tensor; it is not, and "
+                         "an N x C copy is not made silently (call .contiguous() / "
+                         "np.ascontiguousarray first)")
+    device = lib.device(log_prob)
+
+    def same_device(x, name):
+        if x is not None and lib.kind == "torch" and lib.device(x) != device:
+            raise ValueError(f"{name}: expected a tensor on {device} like log_prob, "
+                             f"got one on {lib.device(x)}")
+
+    # target
+    if target is None:
+        raise TypeError("target: expected an integer tensor of shape (N,), got None")
+    target = lib.coerce(target, "target")
+    same_device(target, "target")
+    tdt = lib.dtype(target)
+    if tdt not in INDEX_DTYPES:
+        raise TypeError(f"target: expected dtype int32 or int64, got {tdt}")
+    if lib.shape(target) != (n,):
+        raise ValueError(f"target: expected shape (N,) = ({n},) to match log_prob {shp}, "
+                         f"got {lib.shape(target)}")
+    if not lib.is_contiguous(target):
+        target = lib.contiguous(target)
+
+    # weight
+    if weight is not None:
+        weight = lib.coerce(weight, "weight")
+        same_device(weight, "weight")
+        wdt = lib.dtype(weight)
+        if wdt not in FLOAT_DTYPES + ("float64",):
+            raise TypeError(f"weight: expected a floating dtype (used as float32), got {wdt}")
+        if lib.shape(weight) != (c,):
+            raise ValueError(f"weight: expected shape (C,) = ({c},) to match log_prob {shp}, "
+                             f"got {lib.shape(weight)}")
+        if wdt != "float32" or not lib.is_contiguous(weight):
+            weight = lib.astype(weight, "float32")
+
+    # upstream gradients
+    if grad_loss is None:
+        raise TypeError("grad_loss: expected a number or a tensor, got None")
+    grad_loss = _upstream(lib, grad_loss, "grad_loss", reduction, n, dtype, log_prob)
+    same_device(grad_loss, "grad_loss")
+    if grad_zloss is not None:
+        grad_zloss = _upstream(lib, grad_zloss, "grad_zloss", reduction, n, dtype, log_prob)
+        same_device(grad_zloss, "grad_zloss")
+
+    # z-loss
+    if lse_for_zloss is not None:
+        lse_for_zloss = lib.coerce(lse_for_zloss, "lse_for_zloss")
+        same_device(lse_for_zloss, "lse_for_zloss")
+        ldt = lib.dtype(lse_for_zloss)
+        if ldt != dtype:
+            raise TypeError(f"lse_for_zloss: expected dtype {dtype} (the dtype of log_prob), got {ldt}")
+        if lib.shape(lse_for_zloss) != (n,):
+            raise ValueError(f"lse_for_zloss: expected shape (N,) = ({n},), "
+                             f"got {lib.shape(lse_for_zloss)}")
+        if not lib.is_contiguous(lse_for_zloss):
+            lse_for_zloss = lib.contiguous(lse_for_zloss)
+    elif scale != 0.0:
+        raise ValueError("lse_for_zloss: required when lse_square_scale_for_zloss != 0 "
+                         f"(got scale {scale!r} and lse_for_zloss=None)")
+
+    # out
+    if out is not None:
+        if not lib.is_array(out):
+            raise TypeError(f"out: expected a {'torch.Tensor' if lib.kind == 'torch' else 'NumPy array'}"
+                            f" like log_prob, got {type(out).__name__}")
+        same_device(out, "out")
+        odt = lib.dtype(out)
+        if odt != dtype:
+            raise TypeError(f"out: expected dtype {dtype} (the dtype of log_prob), got {odt}")
+        if lib.shape(out) != shp:
+            raise ValueError(f"out: expected shape {shp} like log_prob, got {lib.shape(out)}")
+        if not lib.is_contiguous(out):
+            raise ValueError("out: expected a C-contiguous (row-major) tensor")
+        if lib.kind == "numpy" and not out.flags.writeable:
+            raise ValueError("out: the array is read-only")
+        for nm, arr in (("grad_loss", grad_loss), ("log_prob", log_prob), ("target", target),
+                        ("weight", weight), ("grad_zloss", grad_zloss),
+                        ("lse_for_zloss", lse_for_zloss)):
+            if arr is not None and lib.overlaps(out, arr):
+                raise ValueError(f"out: must not overlap {nm} (in-place gradients are not supported)")
+
+    if check_values and n > 0:
+        bad = lib.first_bad_target(target, c, ignore_index)
+        if bad is not None:
+            i, v = bad
+            raise ValueError(f"target: target[{i}] = {v} is out of range [0, {c}) "
+                             f"and is not ignore_index ({ignore_index})")
+
+    return Prepared(lib, grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
+                    reduction, ignore_index, label_smoothing, scale, out, n, c, dtype)

@@ -1,0 +1,135 @@
+"""Run an LLM-sized CrossEntropyLossGrad on the default backend and check it.
+
+The default case is N = 4096 rows, C = 32000 classes, bfloat16, class weights,
+5% ignored rows, label smoothing 0.1 and z-loss 1e-4 under reduction "mean". The
+result is compared with the float64 golden (ascend_xent.golden); the command prints
+the backend, SoC profile, tiling, error against the golden, wall time and GM traffic
+against the minimum, and exits 1 when the error is out of tolerance.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+
+NAME = "demo"
+HELP = "run an LLM-sized case on the default backend and check it against the float64 golden"
+
+_DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
+           "fp32": "float32", "float32": "float32"}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--n", type=int, default=4096, help="rows (tokens), default 4096")
+    p.add_argument("--c", type=int, default=32000, help="classes (vocabulary), default 32000")
+    p.add_argument("--dtype", default="bf16", choices=sorted(_DTYPES), help="default bf16")
+    p.add_argument("--target-dtype", default="int64", choices=("int32", "int64"))
+    p.add_argument("--reduction", default="mean", choices=("mean", "sum", "none"))
+    p.add_argument("--ignore-fraction", type=float, default=0.05, help="share of ignored rows")
+    p.add_argument("--ignore-index", type=int, default=-100)
+    p.add_argument("--label-smoothing", type=float, default=0.1)
+    p.add_argument("--zloss", type=float, default=1e-4, help="lse_square_scale_for_zloss")
+    p.add_argument("--grad-zloss", type=float, default=None,
+                   help="upstream gradient of the separate z-loss output (default: none)")
+    p.add_argument("--no-weight", action="store_true", help="no class weights")
+    p.add_argument("--soc", default=None, help="SoC profile (default: ASCEND_XENT_SOC or the simulator's)")
+    p.add_argument("--cores", type=int, default=None, help="limit the vector cores")
+    p.add_argument("--threads", type=int, default=None, help="host threads for the simulator")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="also print the launch statistics as JSON")
+
+
+def _make_inputs(args, dtype_name):
+    from .._checks import numpy_dtype
+
+    dt = numpy_dtype(dtype_name)
+    rng = np.random.default_rng(args.seed)
+    n, c = args.n, args.c
+    log_prob = np.empty((n, c), dtype=dt)
+    lse = np.empty(n, dtype=np.float32)
+    step = 256
+    for r0 in range(0, n, step):
+        x = rng.standard_normal((min(step, n - r0), c), dtype=np.float32)
+        x *= 2.0
+        m = x.max(axis=1, keepdims=True)
+        s = np.log(np.exp(x - m).sum(axis=1, keepdims=True)) + m
+        lse[r0:r0 + x.shape[0]] = s[:, 0]
+        x -= s
+        log_prob[r0:r0 + x.shape[0]] = x.astype(dt)
+    target = rng.integers(0, c, size=n, dtype=np.int64)
+    ignored = rng.random(n) < args.ignore_fraction
+    target[ignored] = args.ignore_index
+    target = target.astype(args.target_dtype)
+    weight = None if args.no_weight else rng.uniform(0.5, 1.5, size=c).astype(np.float32)
+    if args.reduction == "none":
+        grad_loss = rng.standard_normal(n).astype(dt)
+        grad_zloss = None if args.grad_zloss is None else np.full(n, args.grad_zloss, dtype=dt)
+    else:
+        grad_loss = np.asarray(1.0, dtype=dt)
+        grad_zloss = None if args.grad_zloss is None else np.asarray(args.grad_zloss, dtype=dt)
+    lse_for_zloss = lse.astype(dt) if args.zloss != 0.0 else None
+    return grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss, int(ignored.sum())
+
+
+def _mb(b) -> str:
+    return f"{b / 1e6:,.1f} MB"
+
+
+def run(args) -> int:
+    import ascend_xent as ax
+    from .. import golden
+
+    dtype_name = _DTYPES[args.dtype]
+    if args.soc:
+        ax.set_soc(args.soc)
+    if args.cores is not None:
+        ax.set_cores(args.cores)
+    if args.threads is not None:
+        ax.set_threads(args.threads)
+
+    print(f"ascend-xent {ax.__version__} demo: CrossEntropyLossGrad N={args.n} C={args.c} {dtype_name}, "
+          f"{'no weight' if args.no_weight else 'class weights'}, reduction={args.reduction}")
+    t0 = time.perf_counter()
+    grad_loss, log_prob, target, weight, grad_zloss, lse, n_ignored = _make_inputs(args, dtype_name)
+    t_inputs = time.perf_counter() - t0
+    print(f"  inputs     {n_ignored} of {args.n} rows ignored (ignore_index={args.ignore_index}), "
+          f"label_smoothing={args.label_smoothing}, z-loss scale={args.zloss:g}, "
+          f"target {args.target_dtype}; made in {t_inputs:.2f} s")
+
+    t0 = time.perf_counter()
+    out = ax.cross_entropy_loss_grad(grad_loss, log_prob, target, weight, grad_zloss, lse,
+                                     args.reduction, args.ignore_index, args.label_smoothing,
+                                     args.zloss)
+    t_kernel = time.perf_counter() - t0
+    stats = ax.last_launch_stats() or {}
+
+    t0 = time.perf_counter()
+    cmp = golden.check(out, grad_loss, log_prob, target, weight, grad_zloss, lse, args.reduction,
+                       args.ignore_index, args.label_smoothing, args.zloss, dtype=dtype_name)
+    t_golden = time.perf_counter() - t0
+
+    prof = ax.current_profile()
+    print(f"  backend    sim (Ascend C simulator on the CPU, {stats.get('host_threads', '?')} host threads)")
+    print(f"  SoC        {prof.get('name')} ({prof.get('soc_version')}, {prof.get('vector_cores')} vector "
+          f"cores, UB {prof.get('ub_bytes', 0) // 1024} KiB)")
+    print(f"  tiling     mode {stats.get('mode')}, tile {stats.get('tile_rows')} x {stats.get('tile_cols')}, "
+          f"{stats.get('row_tiles')} x {stats.get('col_tiles')} tiles, blockDim {stats.get('block_dim')}, "
+          f"prologue {'yes' if stats.get('prologue') else 'no'}, "
+          f"UB peak {stats.get('ub_peak_bytes', 0) / 1024:.1f} KiB")
+    verdict = "PASS" if cmp["ok"] else f"FAIL ({cmp['mismatches']} elements out of tolerance)"
+    print(f"  accuracy   max |out - golden| / max |golden| = {cmp['max_abs_error']:.3e} "
+          f"(tolerance {dtype_name}: rtol {cmp['rtol']:g}, atol {cmp['atol']:g}): {verdict}")
+    print(f"  wall time  kernel {t_kernel:.3f} s on the simulator "
+          f"(launch {stats.get('wall_seconds', float('nan')):.3f} s); golden {t_golden:.2f} s")
+    rd, wr = stats.get("gm_read_bytes", 0), stats.get("gm_write_bytes", 0)
+    mn = stats.get("min_traffic_bytes", 0) or 1
+    print(f"  GM traffic read {_mb(rd)} + write {_mb(wr)} = {_mb(rd + wr)}; minimum {_mb(mn)} "
+          f"({(rd + wr) / mn:.4f}x)")
+    print(f"  vector     {stats.get('vector_instructions', 0):,} instructions, "
+          f"{stats.get('vector_repeats', 0):,} repeats")
+    if args.json:
+        slim = {k: v for k, v in stats.items() if k != "per_block"}
+        print(json.dumps(slim, indent=2, default=str))
+    return 0 if cmp["ok"] else 1

@@ -1,0 +1,74 @@
+"""The simulated Ascend SoC: profiles, core/thread counts and launch statistics.
+
+The simulator starts on the profile named by ``ASCEND_XENT_SOC`` (and the core
+count ``ASCEND_XENT_CORES``, the host thread count ``ASCEND_XENT_THREADS``) when
+they are set, else on the simulator's default; these functions change it at run
+time for the whole process.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ._ops import native
+
+__all__ = ["profiles", "current_profile", "set_soc", "set_cores", "set_threads",
+           "host_threads", "last_launch_stats"]
+
+
+def profiles() -> list:
+    """Every SoC profile the simulator knows, as dicts (name, cores, ub_bytes, ...)."""
+    return native().profiles()
+
+
+def current_profile() -> dict:
+    """The profile launches use now (after set_soc / set_cores)."""
+    return native().current_profile()
+
+
+def set_soc(name: Optional[str]) -> None:
+    """Select a SoC profile by name; ``None`` restores the default (or ASCEND_XENT_SOC)."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name: expected a profile name (str) or None, got {type(name).__name__}")
+    if name is not None:
+        known = [p["name"] for p in native().profiles()]
+        if name not in known:
+            raise ValueError(f"name: unknown SoC profile {name!r}; expected one of {', '.join(known)}")
+    native().set_soc(name)
+
+
+def set_cores(n: int) -> None:
+    """Limit the number of AI cores (blockDim ceiling) of the current profile; 0 = all."""
+    _check_count(n, "n")
+    native().set_cores(int(n))
+
+
+def set_threads(n: int) -> None:
+    """Host threads that run simulated blocks in parallel; 0 = the simulator's default."""
+    _check_count(n, "n")
+    native().set_threads(int(n))
+
+
+def host_threads() -> int:
+    return int(native().host_threads())
+
+
+def last_launch_stats() -> Optional[dict]:
+    """About the most recent launch in this process (None before the first one).
+
+    Keys: kernel, soc, block_dim, blocks_used, host_threads, mode, tile_rows, tile_cols,
+    row_tiles, col_tiles, prologue, workspace_bytes, min_traffic_bytes, gm_read_bytes,
+    gm_write_bytes, dma_in, dma_out, scalar_gm_reads, scalar_gm_writes,
+    scalar_ub_reads, scalar_ub_writes, vector_instructions, vector_repeats,
+    ub_peak_bytes, vector_repeats_by_op, wall_seconds.
+    """
+    return native().last_launch_stats()
+
+
+def _check_count(n, name):
+    import numbers
+
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name}: expected an int >= 0, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{name}: expected an int >= 0, got {n}")

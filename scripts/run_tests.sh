@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine (what the README's test command and CI run):
+#   1. a virtual environment (.venv in the repo, reused when present; VENV=... to change),
+#   2. pip install ".[test]"  (builds the extension through scikit-build-core),
+#   3. the C++ tree in build/ with tests and examples, then ctest,
+#   4. pytest tests/python, including the tests marked "large".
+# Needs only Python >= 3.10, a C++ compiler and the package registries: cmake and
+# ninja come from PyPI into the venv. Exits non-zero when anything fails.
+#
+# Environment: VENV (venv path), PYTHON (interpreter that creates it), JOBS (parallel
+# jobs), BUILD_DIR (C++ build tree, default build/), SKIP_CPP=1 (Python only),
+# PYTEST_ARGS (extra pytest arguments, e.g. "-x").
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+VENV=${VENV:-$ROOT/.venv}
+PYTHON=${PYTHON:-python3}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+BUILD_DIR=${BUILD_DIR:-build}
+
+log() { printf '\n==> %s\n' "$*"; }
+start=$(date +%s)
+
+if [ ! -x "$VENV/bin/python" ]; then
+  log "creating $VENV"
+  if ! "$PYTHON" -m venv "$VENV"; then
+    # Debian/Ubuntu ship venv separately.
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && apt-get install -y -qq python3-venv
+      rm -rf "$VENV"
+      "$PYTHON" -m venv "$VENV"
+    else
+      echo "cannot create a venv: install python3-venv" >&2
+      exit 1
+    fi
+  fi
+fi
+PY="$VENV/bin/python"
+
+log "pip install .[test] (builds ascend_xent._C)"
+"$PY" -m pip install --quiet ".[test]"
+# Build tools for the C++ tree, from PyPI when the machine has none.
+need=()
+command -v cmake >/dev/null 2>&1 || need+=("cmake>=3.18")
+command -v ninja >/dev/null 2>&1 || need+=("ninja")
+if [ ${#need[@]} -gt 0 ]; then "$PY" -m pip install --quiet "${need[@]}"; fi
+export PATH="$VENV/bin:$PATH"
+
+rc=0
+if [ "${SKIP_CPP:-0}" != 1 ]; then
+  log "C++: configure, build and ctest in $BUILD_DIR"
+  gen=()
+  if command -v ninja >/dev/null 2>&1 && [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then gen=(-G Ninja); fi
+  if cmake -S . -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+       -DASCEND_XENT_BUILD_TESTS=ON -DASCEND_XENT_BUILD_EXAMPLES=ON \
+     && cmake --build "$BUILD_DIR" -j "$JOBS"; then
+    (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS") || rc=1
+  else
+    echo "C++ build failed" >&2
+    rc=1
+  fi
+fi
+
+log "Python: pytest tests/python (with the large shapes)"
+# shellcheck disable=SC2086
+"$PY" -m pytest tests/python -q -p no:cacheprovider --run-large --durations=15 ${PYTEST_ARGS:-} || rc=1
+
+log "done in $(( $(date +%s) - start )) s, exit code $rc"
+exit $rc

@@ -1,0 +1,192 @@
+"""Runtime behaviour: environment variables, the GIL, no N x C copies, no torch needed
+for NumPy, and the command line."""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import ascend_xent as ax
+from conftest import make_case
+
+
+def _py(code, env=None, timeout=600):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e,
+                          timeout=timeout)
+
+
+def test_env_selects_soc_and_cores():
+    names = [p["name"] for p in ax.profiles()]
+    other = names[-1]
+    r = _py("import ascend_xent as ax; p = ax.current_profile(); print(p['name'], p['vector_cores'])",
+            env={"ASCEND_XENT_SOC": other, "ASCEND_XENT_CORES": "5"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [other, "5"]
+
+
+def test_set_soc_none_restores_default():
+    before = ax.current_profile()["name"]
+    other = [p["name"] for p in ax.profiles() if p["name"] != before]
+    if not other:
+        pytest.skip("one profile only")
+    ax.set_soc(other[0])
+    assert ax.current_profile()["name"] == other[0]
+    ax.set_soc(None)
+    assert ax.current_profile()["name"] == before
+
+
+def test_numpy_path_needs_no_torch():
+    code = r"""
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError("torch is blocked in this test")
+sys.meta_path.insert(0, Block())
+import numpy as np, ml_dtypes
+import ascend_xent as ax
+lp = np.log(np.full((4, 8), 1 / 8, dtype=np.float32)).astype(ml_dtypes.bfloat16)
+out = ax.cross_entropy_loss_grad(1.0, lp, np.array([0, 1, -100, 7]), reduction="sum")
+ref = ax.golden.cross_entropy_loss_grad(1.0, lp, np.array([0, 1, -100, 7]), reduction="sum")
+assert out.dtype == lp.dtype and ax.golden.compare(out, ref)["ok"]
+assert "torch" not in sys.modules
+print("ok")
+"""
+    r = _py(code)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+def test_gil_is_released_while_the_kernel_runs():
+    # One simulator thread, so that a core is left for this (main) Python thread.
+    kw = make_case(2048, 8192, "float32", reduction="mean", weight=True, label_smoothing=0.1,
+                   zloss="on_gz")
+    out = np.empty_like(kw["log_prob"])
+    ax.set_threads(1)
+    try:
+        t0 = time.perf_counter()
+        ax.cross_entropy_loss_grad(**kw, out=out)
+        launch = ax.last_launch_stats()["wall_seconds"]  # the part that runs without the GIL
+        done = threading.Event()
+
+        def work():
+            for _ in range(4):
+                ax.cross_entropy_loss_grad(**kw, out=out)
+            done.set()
+
+        th = threading.Thread(target=work)
+        ticks, max_gap = 0, 0.0
+        last = time.perf_counter()
+        th.start()
+        while not done.is_set():
+            now = time.perf_counter()
+            max_gap = max(max_gap, now - last)
+            last = now
+            ticks += 1
+            time.sleep(0.001)
+        th.join()
+    finally:
+        ax.set_threads(0)
+    # Were the GIL held during a launch, this thread would stall for a whole launch.
+    assert ticks > 20, ticks
+    assert max_gap < 0.5 * launch, (max_gap, launch)
+
+
+def test_no_n_by_c_copies():
+    n, c = 1024, 4096
+    kw = make_case(n, c, "float32", reduction="none", weight=True, label_smoothing=0.1, zloss="on_gz")
+    out = np.empty_like(kw["log_prob"])
+    ax.cross_entropy_loss_grad(**kw, out=out)  # warm up (imports, first-call state)
+    tracemalloc.start()
+    try:
+        ax.cross_entropy_loss_grad(**kw, out=out)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < n * c * 4 / 16, peak  # NumPy-side allocations stay O(N + C)
+
+
+def test_threads_concurrent_calls_share_inputs(torch):
+    # Two Python threads using the same weight/log_prob at once must both succeed.
+    from conftest import assert_close_scaled, golden_of
+
+    kw = make_case(500, 3000, "bfloat16", reduction="mean", weight=True, label_smoothing=0.1,
+                   zloss="on")
+    ref = golden_of(kw)
+    results, errors = [], []
+
+    def work():
+        try:
+            results.append(ax.cross_entropy_loss_grad(**kw))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    ths = [threading.Thread(target=work) for _ in range(3)]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    assert not errors, errors
+    for r in results:
+        assert_close_scaled(r, ref, "bfloat16")
+
+
+def _cli(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "ascend_xent", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_cli_info():
+    r = _cli("info")
+    assert r.returncode == 0, r.stderr
+    assert ax.__version__ in r.stdout
+    for p in ax.profiles():
+        assert p["name"] in r.stdout
+    r = _cli("info", "--json")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    info = json.loads(r.stdout)
+    assert info["backend"] == "sim" and info["build"]["version"]
+
+
+def test_cli_demo_small():
+    r = _cli("demo", "--n", "256", "--c", "3000")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for word in ("backend", "SoC", "tiling", "accuracy", "PASS", "wall time", "GM traffic", "minimum"):
+        assert word in r.stdout, word
+
+
+def test_console_script():
+    import shutil
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "ascend-xent"
+    if not script.exists():
+        script = shutil.which("ascend-xent")
+    if not script:
+        pytest.skip("ascend-xent is not on this interpreter's PATH")
+    r = subprocess.run([str(script), "info"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "ascend-xent" in r.stdout
+
+
+def test_cli_help_lists_subcommands():
+    r = _cli("--help")
+    assert r.returncode == 0
+    assert "demo" in r.stdout and "info" in r.stdout
+    r = _cli()
+    assert r.returncode == 2
+
+
+def test_cli_bad_option_is_an_error_not_a_crash():
+    r = _cli("demo", "--n", "8", "--c", "4", "--label-smoothing", "2")
+    assert r.returncode == 1
+    assert "label_smoothing" in r.stderr
