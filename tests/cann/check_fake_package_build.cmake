@@ -6,8 +6,16 @@
 set(_dir ${WORK_DIR}/build)
 # A copy outside the source tree: the project's install(EXPORT) refuses interface
 # paths (the package's include/ and lib64/) inside its source or build tree.
-set(_pkg ${WORK_DIR}/fake_cann_package)
-file(REMOVE_RECURSE ${WORK_DIR})
+# WORK_DIR may itself lie in the source tree (a build/ folder in the checkout),
+# so the package goes to a per-build-directory folder under the system temp dir.
+if(DEFINED ENV{TMPDIR} AND IS_DIRECTORY "$ENV{TMPDIR}")
+  set(_tmp "$ENV{TMPDIR}")
+else()
+  set(_tmp /tmp)
+endif()
+string(MD5 _key "${WORK_DIR}")
+set(_pkg ${_tmp}/ascend_xent_fake_cann_${_key})
+file(REMOVE_RECURSE ${WORK_DIR} ${_pkg})
 file(COPY ${XENT_ROOT}/tests/cann/fake_cann_package/ DESTINATION ${_pkg})
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env --unset=ASCEND_HOME_PATH --unset=ASCEND_TOOLKIT_HOME
