@@ -78,7 +78,10 @@ TensorArg Describe(const aclTensor* t, const char* name) {
     int64_t numel = 1;
     bool overflow = false;
     for (int64_t d : a.dims) {
-        if (d != 0 && numel > INT64_MAX / 16 / d) overflow = true;
+        if (d != 0 && numel > INT64_MAX / 16 / d) {
+            overflow = true;  // stop before the multiplication would overflow (UB)
+            break;
+        }
         numel *= d;
     }
     if (overflow) Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " is too large");
@@ -94,9 +97,15 @@ TensorArg Describe(const aclTensor* t, const char* name) {
     if (numel > 0) {
         if (!base) Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(name) + " has no data (tensorData is null)");
         if (!storage.empty()) {
+            // Overflow-safe: a huge storage shape or offset must not wrap around.
             int64_t storageNumel = 1;
-            for (int64_t d : storage) storageNumel *= d;
-            if (offset + numel > storageNumel)
+            for (int64_t d : storage) {
+                if (d < 0 || (d != 0 && storageNumel > INT64_MAX / 16 / d))
+                    Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " has an invalid storage shape " +
+                                                      ShapeText(storage));
+                storageNumel *= d;
+            }
+            if (offset > storageNumel - numel)
                 Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " view (offset " + std::to_string(offset) + ", " +
                                                   std::to_string(numel) + " elements) exceeds its storage of " +
                                                   std::to_string(storageNumel) + " elements");

@@ -9,7 +9,8 @@
 #
 # Environment: VENV (venv path), PYTHON (interpreter that creates it), JOBS (parallel
 # jobs), BUILD_DIR (C++ build tree, default build/), SKIP_CPP=1 (Python only),
-# PYTEST_ARGS (extra pytest arguments, e.g. "-x").
+# PYTEST_ARGS (extra pytest arguments, e.g. "-x"), SANITIZE=1 (also run scripts/sanitize.sh;
+# CI=true does by default, SANITIZE=0 skips it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
@@ -64,6 +65,13 @@ fi
 log "Python: pytest tests/python (with the large shapes)"
 # shellcheck disable=SC2086
 "$PY" -m pytest tests/python -q -p no:cacheprovider --run-large --durations=15 ${PYTEST_ARGS:-} || rc=1
+
+# AddressSanitizer + UBSan build, its ctest and a Python slice (scripts/sanitize.sh, about
+# 5 minutes on 2 cores): with SANITIZE=1, and in CI (CI=true) unless SANITIZE=0.
+if [ "${SANITIZE:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${SANITIZE:-}" != 0 ]; }; then
+  log "sanitizers: scripts/sanitize.sh"
+  PY="$PY" JOBS="$JOBS" bash scripts/sanitize.sh || rc=1
+fi
 
 log "done in $(( $(date +%s) - start )) s, exit code $rc"
 exit $rc

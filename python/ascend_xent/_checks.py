@@ -152,7 +152,8 @@ class _TorchLib:
         return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
 
     def overlaps(self, a, b) -> bool:
-        if a.numel() == 0 or b.numel() == 0 or a.device != b.device:
+        # Meta tensors own no memory (every one reports address 0): nothing can overlap.
+        if a.numel() == 0 or b.numel() == 0 or a.device != b.device or a.device.type == "meta":
             return False
         # Byte ranges, not storages: views of one buffer made through NumPy or DLPack
         # have different storages but the same memory.
@@ -252,6 +253,14 @@ def check_zloss_scale(scale) -> float:
 # --------------------------------------------------------------------------------------
 # The whole argument list
 # --------------------------------------------------------------------------------------
+def _target_check_runs(device_type: str) -> bool:
+    """The target-value check reads device data: off by default for NPU tensors
+    (it would synchronize the stream on every call), see _backends.checks_target_values."""
+    from ._backends import checks_target_values
+
+    return checks_target_values(device_type)
+
+
 @dataclass
 class Prepared:
     lib: Any
@@ -405,7 +414,7 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             if arr is not None and lib.overlaps(out, arr):
                 raise ValueError(f"out: must not overlap {nm} (in-place gradients are not supported)")
 
-    if check_values and n > 0:
+    if check_values and n > 0 and device != "meta" and _target_check_runs(device):
         bad = lib.first_bad_target(target, c, ignore_index)
         if bad is not None:
             i, v = bad

@@ -45,6 +45,7 @@ def run_prepared(p: _checks.Prepared):
     """Launch on the backend chosen for ``p`` (out must already be allocated)."""
     if p.n == 0:
         return p.out
+    # NumPy / torch CPU -> the simulator; torch_npu tensors -> the NPU (_backends.py).
     backend = _backends.backend_for_device(p.lib.device(p.log_prob))
     if backend == _backends.NPU:
         return _backends.run_npu(p)
@@ -88,10 +89,14 @@ def python_message(msg: str) -> str:
     return f"{_ACLNN_NAMES[m.group('arg')]}: {text} [{m.group('phase')}, status {m.group('status')}]"
 
 
-def call_native(*descs_and_options):
-    """_C.cross_entropy_loss_grad with its TypeError/ValueError messages in Python names."""
+def call_native(*descs_and_options, launch=None):
+    """_C.cross_entropy_loss_grad with its TypeError/ValueError messages in Python names.
+
+    ``launch``: None (the binding allocates the workspace and runs on the default stream;
+    simulator build only) or ``launch(workspace_bytes) -> (workspace_ptr, stream)``, called
+    between the two phases (the npu backend, ``_npu.py``)."""
     try:
-        native().cross_entropy_loss_grad(*descs_and_options)
+        native().cross_entropy_loss_grad(*descs_and_options, launch=launch)
     except (TypeError, ValueError) as e:
         raise type(e)(python_message(str(e))) from None
 
@@ -129,9 +134,11 @@ def cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss
     out: optional (N, C) C-contiguous output buffer of ``log_prob``'s dtype.
 
     Takes NumPy arrays (returns NumPy; bfloat16 through ``ml_dtypes``) or torch
-    tensors (returns a torch tensor). The kernel runs on the simulator directly in
-    the caller's buffers with the GIL released. Raises TypeError/ValueError naming
-    the offending argument.
+    tensors (returns a torch tensor). The kernel runs directly in the caller's buffers
+    with the GIL released: on the simulator for host data, on the NPU (current
+    torch_npu stream, asynchronously; CANN build; not yet run on hardware) for tensors
+    on an 'npu' device (see _backends.py). Raises TypeError/ValueError naming the
+    offending argument.
     """
     lib = _checks.lib_for(log_prob)
     if lib.kind == "torch" and out is None:

@@ -102,11 +102,11 @@ def _row_coefficients(grad_loss, target, weight, grad_zloss, lse_for_zloss, redu
             big_w = float(wt.sum())
             m = int(valid.sum())
             nll = g * (1.0 - ls) * wt / big_w
-            smooth = g * ls / (c * big_w)
+            smooth = g * ls / (c * big_w) if ls != 0.0 else np.zeros(n)
             z = (g + gz) / m if m else np.zeros(n)
         else:
             nll = g * (1.0 - ls) * wt
-            smooth = g * ls / c
+            smooth = g * ls / c if ls != 0.0 else np.zeros(n)
             z = g + gz
     if lse_for_zloss is None or s == 0.0:
         lse = np.zeros(n)
@@ -142,7 +142,11 @@ def iter_blocks(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_f
     valid, tc, w, sum_w, nll, smooth, lse = _row_coefficients(
         grad_loss, target, weight, grad_zloss, lse_for_zloss, reduction, ignore_index,
         label_smoothing, lse_square_scale_for_zloss, n, c)
-    coef = nll + smooth * sum_w + lse
+    # Without label smoothing there is no smoothing term at all (as in PyTorch), so a
+    # NaN/Inf weight of a class nobody targets, or an infinite grad_loss, cannot leak in
+    # through 0 * NaN.
+    smoothing = float(label_smoothing) != 0.0
+    coef = nll + smooth * sum_w + lse if smoothing else nll + lse
     step = max(1, min(int(chunk_rows), n)) if n else 1
     buf = np.empty((step, c), dtype=np.float64)
     tmp = np.empty((step, c), dtype=np.float64)
@@ -153,10 +157,13 @@ def iter_blocks(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_f
         np.copyto(blk, lp[r0:r1], casting="unsafe")
         np.exp(blk, out=blk)
         blk *= coef[r0:r1, None]
-        np.multiply(smooth[r0:r1, None], w[None, :], out=t)
-        blk -= t
+        if smoothing:
+            np.multiply(smooth[r0:r1, None], w[None, :], out=t)
+            blk -= t
         blk[np.arange(k), tc[r0:r1]] -= nll[r0:r1]
-        blk[~valid[r0:r1]] = 0.0
+        dead = ~valid[r0:r1]
+        if dead.any():  # ignored rows: exp(log_prob) * 0, i.e. 0, or NaN where p is NaN/+Inf
+            blk[dead] = np.exp(np.asarray(lp[r0:r1][dead], dtype=np.float64)) * 0.0
         yield r0, r1, blk
 
 

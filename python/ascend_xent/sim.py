@@ -10,10 +10,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._ops import native
+from ._ops import native as _native
 
 __all__ = ["profiles", "current_profile", "set_soc", "set_cores", "set_threads",
            "host_threads", "last_launch_stats"]
+
+
+def native():
+    """The extension, when it is the simulator build; the CANN build has no simulator."""
+    mod = _native()
+    if not hasattr(mod, "profiles"):
+        raise RuntimeError("ascend_xent: this build runs on an NPU (CANN) and has no simulator: "
+                           "profiles/set_soc/set_cores/set_threads/host_threads are not available "
+                           "(install the simulator build with -Ccmake.define.ASCEND_XENT_CANN=OFF)")
+    return mod
 
 
 def profiles() -> list:
@@ -56,13 +66,18 @@ def host_threads() -> int:
 def last_launch_stats() -> Optional[dict]:
     """About the most recent launch in this process (None before the first one).
 
+    In the CANN (NPU) build only the tiling keys are there (mode, tile_rows, tile_cols,
+    row_tiles, col_tiles, tiling_block_dim, block_dim, prologue, workspace_bytes,
+    min_traffic_bytes, ub_bytes) plus backend="npu" and host_seconds: no counters, no
+    kernel time (the launch is asynchronous).
+
     Keys: kernel, soc, block_dim, blocks_used, host_threads, mode, tile_rows, tile_cols,
     row_tiles, col_tiles, prologue, workspace_bytes, min_traffic_bytes, gm_read_bytes,
     gm_write_bytes, dma_in, dma_out, scalar_gm_reads, scalar_gm_writes,
     scalar_ub_reads, scalar_ub_writes, vector_instructions, vector_repeats,
     ub_peak_bytes, vector_repeats_by_op, wall_seconds.
     """
-    return native().last_launch_stats()
+    return _native().last_launch_stats()
 
 
 def _check_count(n, name):

@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from . import _checks, _ops
+from . import _backends, _checks, _ops
 
 __all__ = ["cross_entropy", "cross_entropy_loss", "cross_entropy_loss_grad_torch"]
 
@@ -38,6 +38,23 @@ def _grad_op(grad_loss: Tensor, log_prob: Tensor, target: Tensor,
              lse_for_zloss: Optional[Tensor] = None, reduction: str = "mean",
              ignore_index: int = -100, label_smoothing: float = 0.0,
              lse_square_scale_for_zloss: float = 0.0) -> Tensor:
+    return _ops.grad_impl(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
+                          reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss)
+
+
+# The NPU implementation (DispatchKey PrivateUse1, the key torch_npu's 'npu' device maps to),
+# next to the default one above (CompositeExplicitAutograd, which serves CPU tensors).
+# Both validate the same way; run_prepared then sends npu tensors to _npu.run (the current
+# NPU stream) and host tensors to the simulator. "privateuseone" names that key whether or
+# not torch_npu is loaded (torch_npu renames the backend to "npu" but the name stays valid),
+# so registering it on a machine without torch_npu only adds an entry no tensor reaches.
+_PRIVATEUSE1 = "privateuseone"
+
+
+@_grad_op.register_kernel(_PRIVATEUSE1)
+def _grad_npu(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_zloss=None,
+              reduction="mean", ignore_index=-100, label_smoothing=0.0,
+              lse_square_scale_for_zloss=0.0):
     return _ops.grad_impl(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
                           reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss)
 
@@ -129,7 +146,7 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
     _check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
                    lse_square_scale_for_zloss)
     n, c = input.shape
-    if n > 0:
+    if n > 0 and _backends.checks_target_values(input.device.type):
         bad = _checks.lib_for(input).first_bad_target(target, c, int(ignore_index))
         if bad is not None:
             i, v = bad

@@ -3,9 +3,22 @@
 // Tensors cross this boundary as plain descriptors
 //     (data_ptr: int, dtype: str, shape: tuple[int], strides_in_elements: tuple[int])
 // so that torch is never a build dependency. The binding wraps the caller's buffers
-// in aclTensors (no copies), runs aclnnCrossEntropyLossGradGetWorkspaceSize and
-// aclnnCrossEntropyLossGrad with the GIL released, and maps a failed aclnn status
-// to a Python exception carrying aclGetRecentErrMsg().
+// in aclTensors (no copies), runs aclnnXentCrossEntropyLossGradGetWorkspaceSize and
+// aclnnXentCrossEntropyLossGrad with the GIL released, and maps a failed aclnn status
+// to a Python exception carrying ascend-xent's message (xent_last_error_message()).
+//
+// This file is common to both builds of the module. Where the workspace and the stream
+// come from:
+//   launch=None      the binding allocates the workspace (aclrtMalloc) and runs on the
+//                    default stream; only where the launch is synchronous (the
+//                    simulator build), see binding_may_own_workspace().
+//   launch=callable  called with the GIL, between the phases, as
+//                    launch(workspace_bytes) -> (workspace_ptr, stream); the caller owns
+//                    both (ascend_xent/_npu.py: a torch_npu uint8 tensor and the current
+//                    NPU stream). Required by the CANN build, where phase 2 only queues
+//                    the kernel.
+// What is build-specific (the simulator's API and statistics) is in bindings_sim.cpp or
+// bindings_cann.cpp, behind bindings_backend.h.
 //
 // The Python layer (python/ascend_xent/_checks.py) validates arguments first with
 // messages that name the Python arguments; what reaches here is already checked.
@@ -18,18 +31,17 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
-#include "ascend_sim/sim.h"
 #include "ascend_xent/launch_info.h"
+#include "bindings_backend.h"
+#include "error_report.h"  // xent_last_error_message
 
 namespace py = pybind11;
 
@@ -42,6 +54,25 @@ namespace py = pybind11;
 #ifndef ASCEND_XENT_BUILD_TYPE
 #define ASCEND_XENT_BUILD_TYPE ""
 #endif
+
+namespace xent_py {
+
+py::dict launch_info_dict(const ascend_xent::LaunchInfo& info) {
+    py::dict d;
+    d["mode"] = py::str(info.mode);
+    d["tile_rows"] = info.tileRows;
+    d["tile_cols"] = info.tileCols;
+    d["row_tiles"] = info.rowTiles;
+    d["col_tiles"] = info.colTiles;
+    d["tiling_block_dim"] = info.blockDim;
+    d["prologue"] = info.prologue;
+    d["workspace_bytes"] = info.workspaceBytes;
+    d["min_traffic_bytes"] = info.minTrafficBytes;
+    d["ub_bytes"] = info.ubBytes;
+    return d;
+}
+
+}  // namespace xent_py
 
 namespace {
 
@@ -57,13 +88,6 @@ struct Desc {
         int64_t n = 1;
         for (int64_t d : shape) n *= d;
         return n;
-    }
-    // Bytes from data to one past the last element reachable through shape/strides.
-    size_t spanBytes() const {
-        if (numel() == 0) return 0;
-        int64_t last = 0;
-        for (size_t i = 0; i < shape.size(); ++i) last += (shape[i] - 1) * strides[i];
-        return static_cast<size_t>(last + 1) * itemBytes;
     }
 };
 
@@ -103,6 +127,8 @@ struct TensorDeleter {
 };
 using TensorPtr = std::unique_ptr<aclTensor, TensorDeleter>;
 
+// The tensor's memory is the caller's (host memory in the simulator build, device
+// memory from torch_npu in the CANN build): aclCreateTensor copies no data.
 TensorPtr make_tensor(const std::optional<Desc>& d, const char* arg) {
     if (!d) return TensorPtr(nullptr);
     static const int64_t kNoDims[1] = {0};
@@ -111,92 +137,11 @@ TensorPtr make_tensor(const std::optional<Desc>& d, const char* arg) {
     aclTensor* t = aclCreateTensor(dims, d->shape.size(), d->dtype, strides, 0, ACL_FORMAT_ND,
                                    dims, d->shape.size(), d->data);
     if (!t) {
-        const char* msg = aclGetRecentErrMsg();
+        const char* msg = aclGetRecentErrMsg();  // aclCreateTensor is acl_compat's or CANN's
         throw py::value_error(std::string(arg) + ": aclCreateTensor failed" +
                               (msg && *msg ? std::string(": ") + msg : std::string()));
     }
     return TensorPtr(t);
-}
-
-// ---------------------------------------------------------------------------------------
-// The last launch, kept process-wide: a torch backward runs on autograd's own thread,
-// while ascend_sim::last_launch_stats() is per calling thread.
-// ---------------------------------------------------------------------------------------
-struct LastLaunch {
-    bool valid = false;
-    ascend_sim::LaunchStats stats;
-    ascend_xent::LaunchInfo info{};
-    double wallSeconds = 0.0;
-};
-std::mutex g_lastMutex;
-LastLaunch g_last;
-
-// One launch at a time in this process: the simulator's GM registry is global and
-// rejects overlapping regions, so two Python threads passing the same array (a
-// shared weight, say) must not have it registered concurrently by op_host. The
-// simulator already spreads one launch over all host threads, so nothing is lost.
-std::mutex g_launchMutex;
-
-template <typename T>
-py::object to_py(const T& v) {
-    if constexpr (std::is_enum_v<T>) {
-        return py::int_(static_cast<int64_t>(v));
-    } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
-        return v ? py::str(v) : py::str("");
-    } else {
-        return py::cast(v);
-    }
-}
-
-py::dict counters_dict(const ascend_sim::KernelCounters& c) {
-    py::dict d;
-    d["gm_read_bytes"] = c.gmReadBytes;
-    d["gm_write_bytes"] = c.gmWriteBytes;
-    d["dma_in"] = c.dmaIn;
-    d["dma_out"] = c.dmaOut;
-    d["scalar_gm_reads"] = c.scalarGmReads;
-    d["scalar_gm_writes"] = c.scalarGmWrites;
-    d["scalar_ub_reads"] = c.scalarUbReads;
-    d["scalar_ub_writes"] = c.scalarUbWrites;
-    d["vector_instructions"] = c.vectorInstructions;
-    d["vector_repeats"] = c.vectorRepeats;
-    d["ub_peak_bytes"] = c.ubPeakBytes;
-    py::dict byOp;
-    for (const auto& kv : c.vectorRepeatsByOp) byOp[py::str(kv.first)] = kv.second;
-    d["vector_repeats_by_op"] = byOp;
-    return d;
-}
-
-py::object last_launch_stats() {
-    LastLaunch l;
-    {
-        std::lock_guard<std::mutex> lock(g_lastMutex);
-        l = g_last;
-    }
-    if (!l.valid) return py::none();
-    py::dict d;
-    d["kernel"] = l.stats.kernel;
-    d["soc"] = l.stats.soc;
-    d["block_dim"] = l.stats.blockDim;
-    d["blocks_used"] = l.stats.blocksUsed;
-    d["host_threads"] = l.stats.hostThreads;
-    d["mode"] = to_py(l.info.mode);
-    d["tile_rows"] = to_py(l.info.tileRows);
-    d["tile_cols"] = to_py(l.info.tileCols);
-    d["row_tiles"] = to_py(l.info.rowTiles);
-    d["col_tiles"] = to_py(l.info.colTiles);
-    d["tiling_block_dim"] = to_py(l.info.blockDim);
-    d["prologue"] = to_py(l.info.prologue);
-    d["workspace_bytes"] = to_py(l.info.workspaceBytes);
-    d["min_traffic_bytes"] = to_py(l.info.minTrafficBytes);
-    d["ub_bytes"] = to_py(l.info.ubBytes);
-    py::dict total = counters_dict(l.stats.total);
-    for (auto item : total) d[item.first] = item.second;
-    py::list perBlock;
-    for (const auto& c : l.stats.perBlock) perBlock.append(counters_dict(c));
-    d["per_block"] = perBlock;
-    d["wall_seconds"] = l.wallSeconds;
-    return d;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -208,9 +153,8 @@ bool mentions_dtype(const std::string& msg) {
     return m.find("dtype") != std::string::npos || m.find("data type") != std::string::npos;
 }
 
-[[noreturn]] void raise_status(const char* phase, aclnnStatus status) {
-    const char* raw = aclGetRecentErrMsg();
-    std::string msg = raw && *raw ? raw : "(no message)";
+[[noreturn]] void raise_status(const char* phase, aclnnStatus status, const std::string& message) {
+    std::string msg = message.empty() ? "(no message)" : message;
     std::string text = std::string(phase) + " failed with status " + std::to_string(status) + ": " + msg;
     if (status == ACLNN_ERR_PARAM_NULLPTR || status == ACLNN_ERR_PARAM_INVALID) {
         if (mentions_dtype(msg)) throw py::type_error(text);
@@ -219,25 +163,43 @@ bool mentions_dtype(const std::string& msg) {
     throw std::runtime_error(text);
 }
 
-struct WorkspaceGuard {
+// The message for a failed aclnn status, read on the failing thread: ascend-xent's own
+// (op_host reports every failure through xent::ReportError), else whatever the acl layer
+// has (in the CANN build, CANN's aclGetRecentErrMsg()).
+std::string failure_message() {
+    const char* ours = xent_last_error_message();
+    if (ours && *ours) return ours;
+    const char* acl = aclGetRecentErrMsg();
+    return acl && *acl ? acl : "";
+}
+
+struct WorkspaceGuard {  // a workspace the binding allocated itself (launch=None)
     void* p = nullptr;
     ~WorkspaceGuard() {
         if (p) aclrtFree(p);
     }
 };
 
+// Frees an executor whose phase 2 will not run with a workspace: phase 2 frees its
+// executor on every path and, given no workspace, returns before launching anything.
+// (The CANN build has no other way to free one; its refusal message goes to stderr there.)
+void dispose_executor(aclOpExecutor* executor) {
+    (void)aclnnXentCrossEntropyLossGrad(nullptr, 0, executor, nullptr);
+    (void)xent_last_error_message();  // drop the "workspace" refusal it reported
+}
+
 struct RunResult {
     aclnnStatus status = ACLNN_SUCCESS;
     const char* phase = "";
-    std::string error;  // a C++ exception's what(), e.g. a SimViolation
-    bool simViolation = false;
+    std::string message;  // failure_message() of a failed status
+    std::string error;    // a C++ exception's text, e.g. a simulator violation
 };
 
 void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object target,
                              py::object weight, py::object gradZloss, py::object lseForZloss,
                              const std::string& reduction, int64_t ignoreIndex,
                              double labelSmoothing, double lseSquareScaleForZloss,
-                             py::object out) {
+                             py::object out, py::object launch) {
     auto dGrad = parse_desc(gradLoss, "grad_loss");
     auto dLogProb = parse_desc(logProb, "log_prob");
     auto dTarget = parse_desc(target, "target");
@@ -247,15 +209,17 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
     auto dOut = parse_desc(out, "out");
     if (!dGrad || !dLogProb || !dTarget || !dOut)
         throw py::value_error("grad_loss, log_prob, target and out are required");
+    if (launch.is_none() && !xent_py::binding_may_own_workspace())
+        throw py::value_error(
+            "launch: this build of ascend_xent launches on an NPU (CANN) asynchronously; pass "
+            "launch=callable(workspace_bytes) -> (workspace_ptr, stream) giving device memory "
+            "and the stream to run on (ascend_xent does this for torch_npu tensors)");
+    if (!launch.is_none() && !PyCallable_Check(launch.ptr()))
+        throw py::type_error("launch: expected None or a callable(workspace_bytes) -> (workspace_ptr, stream)");
 
-    std::unique_lock<std::mutex> launchLock(g_launchMutex, std::defer_lock);
-    {
-        py::gil_scoped_release release;  // never wait for another launch while holding the GIL
-        launchLock.lock();
-    }
-
-    // The caller's buffers are used as they are (no copies): op_host registers memory
-    // that is not aclrtMalloc'd as simulator GM for the launch's duration.
+    // The caller's buffers are used as they are (no copies). In the simulator build,
+    // op_host registers memory that is not aclrtMalloc'd as simulator GM for the
+    // launch's duration.
     TensorPtr tGrad = make_tensor(dGrad, "grad_loss");
     TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
     TensorPtr tTarget = make_tensor(dTarget, "target");
@@ -269,70 +233,81 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
 
     RunResult r;
     double wall = 0.0;
-    ascend_sim::LaunchStats stats;
-    ascend_xent::LaunchInfo info{};
+    uint64_t wsSize = 0;
+    aclOpExecutor* executor = nullptr;
+
+    // Phase 1: checks and tiling, on the host.
     {
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         try {
-            uint64_t wsSize = 0;
-            aclOpExecutor* executor = nullptr;
             r.status = aclnnXentCrossEntropyLossGradGetWorkspaceSize(
                 tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
                 red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), &wsSize,
                 &executor);
             if (r.status != ACLNN_SUCCESS) {
                 r.phase = "aclnnXentCrossEntropyLossGradGetWorkspaceSize";
-            } else {
-                WorkspaceGuard ws;
-                if (wsSize > 0) {
-                    aclError e = aclrtMalloc(&ws.p, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
-                    if (e != ACL_SUCCESS || ws.p == nullptr)
-                        throw std::runtime_error("aclrtMalloc of a " + std::to_string(wsSize) +
-                                                 "-byte workspace failed");
-                }
-                r.status = aclnnXentCrossEntropyLossGrad(ws.p, wsSize, executor, nullptr);
-                if (r.status != ACLNN_SUCCESS) {
-                    r.phase = "aclnnXentCrossEntropyLossGrad";
-                } else {
-                    stats = ascend_sim::last_launch_stats();
-                    info = ascend_xent::last_launch_info();
-                }
+                r.message = failure_message();
             }
-        } catch (const ascend_sim::SimViolation& e) {
-            r.error = e.what();
-            r.simViolation = true;
         } catch (const std::exception& e) {
             r.error = e.what();
         }
-        wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
-    if (r.simViolation) throw std::runtime_error(std::string("simulator violation: ") + r.error);
     if (!r.error.empty()) throw std::runtime_error(r.error);
-    if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status);
+    if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status, r.message);
 
-    std::lock_guard<std::mutex> lock(g_lastMutex);
-    g_last.valid = true;
-    g_last.stats = std::move(stats);
-    g_last.info = info;
-    g_last.wallSeconds = wall;
-}
+    // The workspace and the stream: from the caller (with the GIL), or the binding's own.
+    void* workspace = nullptr;
+    aclrtStream stream = nullptr;
+    if (!launch.is_none()) {
+        try {
+            py::object res = launch(wsSize);
+            if (!py::isinstance<py::tuple>(res) || py::len(res) != 2)
+                throw py::type_error("launch: expected the callable to return (workspace_ptr, stream)");
+            auto pair = res.cast<py::tuple>();
+            workspace = reinterpret_cast<void*>(pair[0].cast<uintptr_t>());
+            stream = reinterpret_cast<aclrtStream>(pair[1].cast<uintptr_t>());
+            if (wsSize > 0 && workspace == nullptr)
+                throw py::value_error("launch: returned a null workspace for " + std::to_string(wsSize) +
+                                      " bytes");
+        } catch (...) {
+            dispose_executor(executor);
+            throw;
+        }
+    }
 
-// ---------------------------------------------------------------------------------------
-// Profiles
-// ---------------------------------------------------------------------------------------
-py::dict profile_dict(const ascend_sim::SocProfile& p) {
-    py::dict d;
-    d["name"] = p.name;
-    d["soc_version"] = p.socVersion;
-    d["npu_arch"] = p.npuArch;
-    d["vector_cores"] = p.vectorCores;
-    d["ub_bytes"] = p.ubBytes;
-    d["lib_api_workspace_bytes"] = p.libApiWorkspaceBytes;
-    d["hbm_bytes_per_sec"] = p.hbmBytesPerSec;
-    d["clock_hz"] = p.clockHz;
-    d["vector_bytes_per_cycle"] = p.vectorBytesPerCycle;
-    return d;
+    // Phase 2: the launch (synchronous on the simulator, queued on `stream` with CANN).
+    {
+        py::gil_scoped_release release;
+        auto t0 = std::chrono::steady_clock::now();
+        try {
+            WorkspaceGuard owned;
+            if (launch.is_none() && wsSize > 0) {
+                aclError e = aclrtMalloc(&owned.p, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
+                if (e != ACL_SUCCESS || owned.p == nullptr) {
+                    owned.p = nullptr;
+                    dispose_executor(executor);
+                    throw std::runtime_error("aclrtMalloc of a " + std::to_string(wsSize) +
+                                             "-byte workspace failed");
+                }
+                workspace = owned.p;
+            }
+            r.status = aclnnXentCrossEntropyLossGrad(workspace, wsSize, executor, stream);  // frees executor
+            wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (r.status != ACLNN_SUCCESS) {
+                r.phase = "aclnnXentCrossEntropyLossGrad";
+                r.message = failure_message();
+            } else {
+                xent_py::record_launch(wall);
+            }
+        } catch (const std::exception& e) {
+            auto special = xent_py::backend_error_message(e);
+            r.error = special ? *special : std::string(e.what());
+        }
+    }
+    if (!r.error.empty()) throw std::runtime_error(r.error);
+    if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status, r.message);
 }
 
 py::dict build_info() {
@@ -357,7 +332,7 @@ py::dict build_info() {
 #else
     d["sanitize"] = false;
 #endif
-    d["backend"] = "sim";
+    d["backend"] = xent_py::backend_name();
     d["pybind11"] = std::to_string(PYBIND11_VERSION_MAJOR) + "." + std::to_string(PYBIND11_VERSION_MINOR) +
                     "." + std::to_string(PYBIND11_VERSION_PATCH);
     return d;
@@ -366,13 +341,11 @@ py::dict build_info() {
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
-    m.doc() = "ascend_xent native module: CrossEntropyLossGrad (aclnn API) on the Ascend C simulator";
+    m.doc() = "ascend_xent native module: CrossEntropyLossGrad (aclnn two-phase API)";
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
-        } catch (const ascend_sim::SimViolation& e) {
-            PyErr_SetString(PyExc_RuntimeError, (std::string("simulator violation: ") + e.what()).c_str());
         } catch (const std::invalid_argument& e) {
             PyErr_SetString(PyExc_ValueError, e.what());
         }
@@ -381,23 +354,13 @@ PYBIND11_MODULE(_C, m) {
     m.def("cross_entropy_loss_grad", &cross_entropy_loss_grad, py::arg("grad_loss"), py::arg("log_prob"),
           py::arg("target"), py::arg("weight"), py::arg("grad_zloss"), py::arg("lse_for_zloss"),
           py::arg("reduction"), py::arg("ignore_index"), py::arg("label_smoothing"),
-          py::arg("lse_square_scale_for_zloss"), py::arg("out"),
-          "Run aclnnCrossEntropyLossGrad over descriptor tuples (data_ptr, dtype, shape, strides); "
-          "the GIL is released while it runs.");
-    m.def("profiles", []() {
-        py::list l;
-        for (const auto& p : ascend_sim::profiles()) l.append(profile_dict(p));
-        return l;
-    });
-    m.def("current_profile", []() { return profile_dict(ascend_sim::current_profile()); });
-    m.def("set_soc", [](std::optional<std::string> name) {
-        // "" (None) restores ASCEND_XENT_SOC or the simulator's default.
-        ascend_sim::set_soc(name ? *name : std::string());
-    }, py::arg("name"));
-    m.def("set_cores", [](uint32_t n) { ascend_sim::set_cores(n); }, py::arg("n"));
-    m.def("set_threads", [](uint32_t n) { ascend_sim::set_threads(n); }, py::arg("n"));
-    m.def("host_threads", []() { return ascend_sim::host_threads(); });
-    m.def("last_launch_stats", &last_launch_stats);
+          py::arg("lse_square_scale_for_zloss"), py::arg("out"), py::arg("launch") = py::none(),
+          "Run aclnnXentCrossEntropyLossGrad over descriptor tuples (data_ptr, dtype, shape, strides); "
+          "the GIL is released while the phases run. launch: None (the binding allocates the workspace; "
+          "simulator build only) or a callable(workspace_bytes) -> (workspace_ptr, stream), called "
+          "between the phases.");
     m.def("build_info", &build_info);
     m.attr("__version__") = ASCEND_XENT_VERSION;
+    m.attr("BACKEND") = xent_py::backend_name();
+    xent_py::register_backend(m);
 }

@@ -163,7 +163,10 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
                  "another block before a SyncAll); DataCacheCleanAndInvalid the line before reading",
                  gm_describe(lo).c_str());
         b.cachedLines.insert(line);
-        add_gm_record(b, lo, hi, false, api);
+        // One race record per distinct scalar read range and epoch: a gather such as
+        // weight[t_i] repeats a few addresses thousands of times, and identical read
+        // records are redundant for the race check.
+        if (b.scalarReadsSeen.insert(lo * 16 + bytes).second) add_gm_record(b, lo, hi, false, api);
     }
     const Instr in = b.hz.issue(P_S, api);
     b.hz.access(api, in, Space::GM, lo, hi, write);

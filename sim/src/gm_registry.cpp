@@ -1,5 +1,16 @@
 // The GM registry: which host memory kernels may touch as GM. gm_alloc'd
 // blocks and GmRegion-registered caller memory, keyed by start address.
+//
+// Caller memory may be registered several times at once: concurrent launches on
+// different host threads share input buffers (the same weight, the same logits),
+// and each launch registers what it uses. So GmRegion registrations may overlap
+// each other and gm_alloc blocks; identical ranges share one reference-counted
+// entry. An access is valid when it lies inside one registered region (any one
+// of them), never when it only lies inside the union of several: the "not inside
+// one GM allocation" check stays exact. gm_alloc blocks never overlap each other
+// (they are distinct allocations); a GmRegion that overlaps a gm_alloc block must
+// lie inside it; gm_free accepts only a live gm_alloc start.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -11,32 +22,79 @@ namespace ascend_sim {
 
 namespace {
 struct Region {
-    uint64_t bytes;
+    uint64_t hi;  // one past the last byte
     std::string name;
-    bool owned;  // from gm_alloc
+    bool owned;     // from gm_alloc
+    uint32_t refs;  // GmRegion registrations of exactly [lo, hi) (1 for gm_alloc)
 };
+using RegionMap = std::multimap<uint64_t, Region>;
+
 std::shared_mutex g_mu;
-std::map<uint64_t, Region>& regions() {
-    static std::map<uint64_t, Region> r;
+RegionMap& regions() {
+    static RegionMap r;
     return r;
+}
+// The longest live region: a region starting below lo - g_maxLen cannot contain lo,
+// which bounds the backward scans of lookups (usually the first entry answers).
+uint64_t g_maxLen = 0;
+
+void recompute_max_len() {
+    uint64_t m = 0;
+    for (const auto& kv : regions()) m = std::max(m, kv.second.hi - kv.first);
+    g_maxLen = m;
+}
+
+// Calls f(iterator) for entries whose start is <= addr and which may reach addr,
+// nearest start first, until f returns true. Caller holds g_mu.
+template <typename F>
+bool scan_down(uint64_t addr, F f) {
+    auto& r = regions();
+    auto it = r.upper_bound(addr);
+    while (it != r.begin()) {
+        --it;
+        if (addr - it->first > g_maxLen) break;  // this one and every earlier one end before addr
+        if (f(it)) return true;
+    }
+    return false;
 }
 
 void add(void* p, size_t bytes, std::string name, bool owned) {
     std::unique_lock<std::shared_mutex> lk(g_mu);
     const uint64_t lo = reinterpret_cast<uint64_t>(p);
+    const uint64_t hi = lo + bytes;
     auto& r = regions();
-    auto it = r.upper_bound(lo);
-    const bool overlapNext = it != r.end() && it->first < lo + (bytes ? bytes : 1);
-    bool overlapPrev = false;
-    if (it != r.begin()) {
-        auto pr = std::prev(it);
-        overlapPrev = pr->first + pr->second.bytes > lo;
+    if (owned) {
+        // Two live allocations cannot share bytes; if they do, the registry is corrupt.
+        for (const auto& kv : r) {
+            if (!kv.second.owned) continue;
+            if (kv.first < std::max(hi, lo + 1) && lo < std::max(kv.second.hi, kv.first + 1))
+                throw SimViolation("GmAlloc", -1, "GM allocations overlap",
+                                   "[ascend_sim] GmAlloc: [" + detail::hex(lo) + ", +" + std::to_string(bytes) +
+                                       ") overlaps the live allocation " + kv.second.name + " at " +
+                                       detail::hex(kv.first));
+        }
+    } else {
+        // Caller memory may overlap other caller memory, but it cannot reach out of a
+        // gm_alloc block it overlaps: that block's neighbours are not the caller's.
+        for (const auto& kv : r) {
+            if (!kv.second.owned) continue;
+            const bool overlap = kv.first < std::max(hi, lo + 1) && lo < std::max(kv.second.hi, kv.first + 1);
+            if (overlap && !(kv.first <= lo && hi <= kv.second.hi))
+                throw SimViolation("GmRegion", -1, "GM region crosses an allocation",
+                                   "[ascend_sim] GmRegion: [" + detail::hex(lo) + ", +" + std::to_string(bytes) +
+                                       ") overlaps the GM allocation " + kv.second.name + " [" +
+                                       detail::hex(kv.first) + ", +" + std::to_string(kv.second.hi - kv.first) +
+                                       ") without lying inside it");
+        }
+        auto range = r.equal_range(lo);
+        for (auto it = range.first; it != range.second; ++it)
+            if (!it->second.owned && it->second.hi == hi) {
+                ++it->second.refs;
+                return;
+            }
     }
-    if (overlapNext || overlapPrev)
-        throw SimViolation("GmRegion", -1, "GM regions overlap",
-                           "[ascend_sim] GmRegion: [" + detail::hex(lo) + ", +" + std::to_string(bytes) +
-                               ") overlaps a registered GM region");
-    r[lo] = Region{uint64_t(bytes), std::move(name), owned};
+    r.emplace(lo, Region{hi, std::move(name), owned, 1});
+    g_maxLen = std::max(g_maxLen, uint64_t(bytes));
 }
 }  // namespace
 
@@ -46,7 +104,12 @@ void* gm_alloc(size_t bytes, const char* name) {
     void* p = std::aligned_alloc(64, (sz + 63) / 64 * 64);
     if (!p) throw std::bad_alloc();
     std::memset(p, 0, sz);
-    add(p, bytes, name ? name : "GmAlloc", true);
+    try {
+        add(p, bytes, name ? name : "GmAlloc", true);
+    } catch (...) {
+        std::free(p);
+        throw;
+    }
     return p;
 }
 
@@ -54,12 +117,17 @@ void gm_free(void* p) {
     if (!p) return;
     {
         std::unique_lock<std::shared_mutex> lk(g_mu);
-        auto it = regions().find(reinterpret_cast<uint64_t>(p));
-        if (it == regions().end() || !it->second.owned)
+        auto& r = regions();
+        auto range = r.equal_range(reinterpret_cast<uint64_t>(p));
+        auto it = range.first;
+        while (it != range.second && !it->second.owned) ++it;
+        if (it == range.second)
             throw SimViolation("GmFree", -1, "illegal free",
                                "[ascend_sim] GmFree: " + detail::hex(reinterpret_cast<uint64_t>(p)) +
                                    " was not returned by GmAlloc/gm_alloc, or was freed already");
-        regions().erase(it);
+        const uint64_t len = it->second.hi - it->first;
+        r.erase(it);
+        if (len >= g_maxLen) recompute_max_len();
     }
     std::free(p);
 }
@@ -70,31 +138,46 @@ GmRegion::GmRegion(void* p, size_t bytes, std::string name) : p_(p), bytes_(byte
 
 GmRegion::~GmRegion() {
     std::unique_lock<std::shared_mutex> lk(g_mu);
-    auto it = regions().find(reinterpret_cast<uint64_t>(p_));
-    if (it != regions().end() && !it->second.owned) regions().erase(it);
+    auto& r = regions();
+    const uint64_t lo = reinterpret_cast<uint64_t>(p_);
+    auto range = r.equal_range(lo);
+    for (auto it = range.first; it != range.second; ++it)
+        if (!it->second.owned && it->second.hi == lo + bytes_) {
+            if (--it->second.refs == 0) {
+                r.erase(it);
+                if (bytes_ >= g_maxLen) recompute_max_len();
+            }
+            return;
+        }
 }
 
 namespace detail {
 
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
     std::shared_lock<std::shared_mutex> lk(g_mu);
-    auto& r = regions();
-    auto it = r.upper_bound(lo);
-    if (it == r.begin()) return false;
-    --it;
-    const uint64_t end = it->first + it->second.bytes;
-    if (hit) *hit = {it->first, end};
-    return lo >= it->first && hi <= end && lo < end + (hi == lo ? 1 : 0);
+    bool first = true;
+    return scan_down(lo, [&](RegionMap::iterator it) {
+        if (hit && first) *hit = {it->first, it->second.hi};  // the nearest region, also on a miss
+        first = false;
+        if (hi <= it->second.hi) {
+            if (hit) *hit = {it->first, it->second.hi};
+            return true;
+        }
+        return false;
+    });
 }
 
 std::string gm_describe(uint64_t addr) {
     std::shared_lock<std::shared_mutex> lk(g_mu);
-    auto& r = regions();
-    auto it = r.upper_bound(addr);
-    if (it != r.begin()) {
-        --it;
-        if (addr <= it->first + it->second.bytes) return it->second.name + "+" + hex(addr - it->first);
-    }
+    std::string out;
+    // The containing region that starts nearest below addr (one past the end counts,
+    // so that the end of a range is described relative to its region).
+    if (scan_down(addr, [&](RegionMap::iterator it) {
+            if (addr > it->second.hi) return false;
+            out = it->second.name + "+" + hex(addr - it->first);
+            return true;
+        }))
+        return out;
     return hex(addr);
 }
 

@@ -9,15 +9,14 @@
 
 namespace ascend_sim::detail {
 
-std::map<uint64_t, Cell>::iterator RangeMap::split(uint64_t at) {
+RangeMap::Map::iterator RangeMap::split(uint64_t at) {
     auto it = m_.upper_bound(at);
     --it;  // key 0 always exists
     if (it->first == at) return it;
     return m_.emplace_hint(std::next(it), at, it->second);
 }
 
-std::pair<std::map<uint64_t, Cell>::iterator, std::map<uint64_t, Cell>::iterator> RangeMap::range(uint64_t lo,
-                                                                                                   uint64_t hi) {
+std::pair<RangeMap::Map::iterator, RangeMap::Map::iterator> RangeMap::range(uint64_t lo, uint64_t hi) {
     auto first = split(lo);
     auto last = split(hi);  // std::map insertion keeps `first` valid
     return {first, last};

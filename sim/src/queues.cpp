@@ -6,6 +6,8 @@
 //   VECCALC producer V,    consumer V
 // It never orders PIPE_S (GetValue on a DeQue'd VECIN tensor still needs MTE2_S).
 #include "ascend_sim/kernel_defs.h"
+#include <cstring>
+
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
@@ -84,6 +86,14 @@ void alloc_ub(const char* api, Block& b, uint32_t num, uint32_t len, uint32_t& l
              "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B usable",
              (unsigned long long)end, (unsigned long long)b.ubNext, num, lenR, b.launch ? b.launch->prof.name.c_str() : "?",
              (unsigned long long)b.ubUsable);
+    // UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
+    // Filled here, the first time InitBuffer hands bytes out, rather than all
+    // 190 KB at block start: the rest is unreachable (every LocalTensor comes
+    // from InitBuffer), and small launches paid more for the fill than the work.
+    if (end > b.ubFilled) {
+        std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
+        b.ubFilled = end;
+    }
 }
 }  // namespace
 

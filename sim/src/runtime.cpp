@@ -12,6 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <deque>
+#include <functional>
+#include <pthread.h>
 
 #include "ascend_sim/runtime_state.h"
 
@@ -41,26 +44,124 @@ thread_local LaunchStats t_last;
 // Thrown into blocks waiting in SyncAll when another block failed.
 struct AbortLaunch {};
 
+// Block UBs come from a process-wide free list, so a launch does not map and
+// unmap (and page-fault in) a fresh 200 KB per block: that cost more than the
+// whole kernel at small sizes. Contents are reset per block (0xFF) anyway.
+class UbPool {
+public:
+    uint8_t* take(size_t bytes) {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            for (size_t i = free_.size(); i-- > 0;)
+                if (free_[i].second == bytes) {
+                    uint8_t* p = free_[i].first;
+                    free_[i] = free_.back();
+                    free_.pop_back();
+                    return p;
+                }
+        }
+        auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    void give(uint8_t* p, size_t bytes) {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (free_.size() < kMaxCached) {
+            free_.emplace_back(p, bytes);
+            return;
+        }
+        std::free(p);
+    }
+    ~UbPool() {
+        for (auto& f : free_) std::free(f.first);
+    }
+
+private:
+    static constexpr size_t kMaxCached = 128;  // enough for 64 resident blocks twice over (~33 MB at most)
+    std::mutex mu_;
+    std::vector<std::pair<uint8_t*, size_t>> free_;
+};
+UbPool& ub_pool() {
+    static UbPool* pool = new UbPool;  // never destroyed: blocks of detached launches may still return UBs
+    return *pool;
+}
+
 struct UbMemory {
     uint8_t* p = nullptr;
     size_t n = 0;
-    explicit UbMemory(size_t bytes) : n(bytes) {
-        p = static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-        if (!p) throw std::bad_alloc();
+    explicit UbMemory(size_t bytes) : p(ub_pool().take(bytes)), n(bytes) {}
+    ~UbMemory() { ub_pool().give(p, n); }
+    UbMemory(const UbMemory&) = delete;
+    UbMemory& operator=(const UbMemory&) = delete;
+};
+
+// Block threads are kept between launches: creating and tearing down 48
+// threads per launch (stacks, malloc arenas, page faults) cost milliseconds,
+// far more than a small problem's work. Every submitted task gets a thread of
+// its own at once (an idle one or a new one), exactly as a fresh std::thread
+// would: blocks waiting in SyncAll must all be resident. How many run at once
+// is still the launch's slot semaphore. Idle threads beyond kMaxIdle exit.
+class BlockThreads {
+public:
+    static BlockThreads& get() {
+        static const bool registered = [] {
+            pthread_atfork(nullptr, nullptr, [] { instance() = new BlockThreads; });  // the child has no threads
+            return true;
+        }();
+        (void)registered;
+        return *instance();
     }
-    ~UbMemory() { std::free(p); }
+    void submit(std::function<void()> task) {
+        std::lock_guard<std::mutex> lk(mu_);
+        tasks_.push_back(std::move(task));
+        if (idle_ >= tasks_.size()) {
+            cv_.notify_one();
+            return;
+        }
+        std::thread([this] { work(); }).detach();
+    }
+
+private:
+    static BlockThreads*& instance() {
+        static BlockThreads* p = new BlockThreads;  // never destroyed: detached threads wait on it
+        return p;
+    }
+    void work() {
+        std::unique_lock<std::mutex> lk(mu_);
+        for (;;) {
+            if (tasks_.empty()) {
+                if (idle_ >= kMaxIdle) return;
+                ++idle_;
+                cv_.wait(lk, [&] { return !tasks_.empty(); });
+                --idle_;
+            }
+            std::function<void()> task = std::move(tasks_.front());
+            tasks_.pop_front();
+            lk.unlock();
+            task();
+            task = nullptr;
+            lk.lock();
+        }
+    }
+    static constexpr size_t kMaxIdle = 256;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> tasks_;
+    size_t idle_ = 0;
 };
 
 void acquire_slot(Launch& L, Block& b) {
     std::unique_lock<std::mutex> lk(L.mu);
-    L.cv.wait(lk, [&] { return L.freeSlots > 0; });
+    L.slotCv.wait(lk, [&] { return L.freeSlots > 0; });
     --L.freeSlots;
     (void)b;
 }
+// One slot, one waiter: notify_one (notify_all woke all ~46 waiting blocks of a
+// 48-block launch for every slot, thousands of futile context switches per launch).
 void release_slot(Launch& L) {
     std::lock_guard<std::mutex> lk(L.mu);
     ++L.freeSlots;
-    L.cv.notify_all();
+    L.slotCv.notify_one();
 }
 
 // Kernel end of one block: per-block checks, then the SyncAll bookkeeping.
@@ -98,7 +199,9 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     b.ub = ub;
     b.ubUsable = L.prof.ubBytes;
     b.ubTotal = L.prof.ubBytes + 8192;
-    std::memset(ub, 0xFF, b.ubTotal);  // AllocTensor returns undefined contents: make misuse visible (NaN)
+    // AllocTensor returns undefined contents: make misuse visible (NaN). The API
+    // reserve now; the InitBuffer part when InitBuffer first hands it out (queues.cpp).
+    std::memset(ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
     tls_block = &b;
     t_ctx = &ctx;
     try {
@@ -160,8 +263,10 @@ void barrier(const char* api, Block& b) {
     auto& mine = L.epochRecords[b.idx];
     mine.insert(mine.end(), b.records.begin(), b.records.end());
     b.records.clear();
+    b.scalarReadsSeen.clear();
     ++L.arrived;
     ++L.freeSlots;  // give the host thread to another block while waiting
+    L.slotCv.notify_one();
     b.hz.reset_gm();
     if (L.arrived == L.blockDim) {
         try {
@@ -180,11 +285,10 @@ void barrier(const char* api, Block& b) {
         L.cv.notify_all();
     } else {
         const uint64_t gen = L.generation;
-        L.cv.notify_all();
         L.cv.wait(lk, [&] { return L.generation != gen || L.aborted; });
         if (L.aborted) throw AbortLaunch{};
     }
-    L.cv.wait(lk, [&] { return L.freeSlots > 0; });
+    L.slotCv.wait(lk, [&] { return L.freeSlots > 0; });
     --L.freeSlots;
     lk.unlock();
     dcache_on_epoch(b, ctx.lastEpoch);
@@ -200,6 +304,7 @@ void Launch::abort_all() {
     std::lock_guard<std::mutex> lk(mu);
     aborted = true;
     cv.notify_all();
+    slotCv.notify_all();
 }
 
 void sync_all(const char* api) { barrier(api, cur(api)); }
@@ -250,27 +355,44 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
     ctx.endedSyncs.assign(blockDim, 0);
     const size_t ubBytes = L.prof.ubBytes + 8192;
 
-    std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the threads)
-    std::vector<std::thread> threads;
+    std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the tasks)
+    uint32_t tasks = 0, finished = 0;
+    std::mutex doneMu;
+    std::condition_variable doneCv;
+    // The last thing a task does: after it, the task touches nothing of this frame.
+    auto finish = [&] {
+        std::lock_guard<std::mutex> lk(doneMu);
+        if (++finished == tasks) doneCv.notify_all();
+    };
     if (L.threadPerBlock) {
-        threads.reserve(blockDim);
+        tasks = blockDim;
         for (uint32_t i = 0; i < blockDim; ++i)
-            threads.emplace_back([&, i] {
+            BlockThreads::get().submit([&, i] {
                 Block dummy;
                 acquire_slot(L, dummy);
-                UbMemory ub(ubBytes);
-                run_block(ctx, i, ub.p, body);
+                {
+                    UbMemory ub(ubBytes);
+                    run_block(ctx, i, ub.p, body);
+                }
                 release_slot(L);
+                finish();
             });
     } else {
         const uint32_t workers = std::min(L.threads, blockDim);
+        tasks = workers;
         for (uint32_t w = 0; w < workers; ++w)
-            threads.emplace_back([&] {
-                UbMemory ub(ubBytes);
-                for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, ub.p, body);
+            BlockThreads::get().submit([&] {
+                {
+                    UbMemory ub(ubBytes);
+                    for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, ub.p, body);
+                }
+                finish();
             });
     }
-    for (auto& t : threads) t.join();
+    {
+        std::unique_lock<std::mutex> lk(doneMu);
+        doneCv.wait(lk, [&] { return finished == tasks; });
+    }
 
     if (L.failures.empty()) {
         try {

@@ -7,6 +7,13 @@
 #   cann_fake_package_build   the whole project configured with -DASCEND_XENT_CANN=ON against a
 #                             fake package; the CANN host objects compiled against the stand-ins
 #   cann_excluded_from_sim    (simulator build) no CANN-only source is compiled
+#   cann_binding_syntax_<file> the Python binding's CANN-build sources (python/src/bindings.cpp,
+#                             bindings_cann.cpp), -fsyntax-only -DASCEND_XENT_WITH_CANN=1 against
+#                             the stand-ins (with their caller-side API) + pybind11 + Python.h;
+#                             skipped, saying why, when no Python with pybind11 is found
+#   cann_fake_package_python  the fake-package CANN configure with the Python module on: _C is
+#                             made of bindings.cpp + bindings_cann.cpp (not bindings_sim.cpp),
+#                             and both compile against the stand-ins (same skip rule)
 # None of them builds a target in this tree.
 set(_root ${PROJECT_SOURCE_DIR})
 set(_here ${_root}/tests/cann)
@@ -31,6 +38,51 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   endforeach()
 endif()
 
+# The Python binding as the CANN build compiles it. The interpreter: the one the Python
+# module is built with when it is, else python3 on PATH (ASCEND_XENT_CHECK_PYTHON overrides).
+if(ASCEND_XENT_CHECK_PYTHON)
+  set(_xent_check_py "${ASCEND_XENT_CHECK_PYTHON}")
+elseif(Python_EXECUTABLE)
+  set(_xent_check_py "${Python_EXECUTABLE}")
+else()
+  find_program(_xent_check_py NAMES python3 python)
+endif()
+set(_xent_py_includes "")
+set(_xent_py_skip "no Python interpreter found")
+if(_xent_check_py)
+  execute_process(
+    COMMAND "${_xent_check_py}" -c "import sysconfig, pybind11; print(pybind11.get_include()); print(sysconfig.get_paths()['include'])"
+    RESULT_VARIABLE _xent_py_rc OUTPUT_VARIABLE _xent_py_out ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(_xent_py_rc EQUAL 0)
+    string(REPLACE "\n" ";" _xent_py_includes "${_xent_py_out}")
+  else()
+    set(_xent_py_skip "pybind11 is not importable by ${_xent_check_py} (pip install pybind11)")
+  endif()
+endif()
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  foreach(src bindings.cpp bindings_cann.cpp)
+    get_filename_component(name ${src} NAME_WE)
+    if(_xent_py_includes)
+      set(_isys "")
+      foreach(inc ${_xent_py_includes})
+        list(APPEND _isys -isystem ${inc})
+      endforeach()
+      # XENT_CANN_STUB_CALLER_API: the stand-ins also declare what a caller of the API uses
+      # (aclCreateTensor, aclDestroyTensor, aclGetRecentErrMsg, aclrtMalloc, aclrtFree).
+      add_test(NAME cann_binding_syntax_${name}
+               COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fsyntax-only -Wall -Wextra -Werror
+                       -DASCEND_XENT_WITH_CANN=1 -DXENT_CANN_STUB_CALLER_API=1
+                       -I${_root}/tests/cann_stubs -I${_root}/op_host/include -I${_root}/op_host
+                       -I${_root}/python/src ${_isys}
+                       ${_root}/python/src/${src})
+    else()
+      add_test(NAME cann_binding_syntax_${name}
+               COMMAND ${CMAKE_COMMAND} -E echo "skipped: ${_xent_py_skip}")
+      set_tests_properties(cann_binding_syntax_${name} PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: ")
+    endif()
+  endforeach()
+endif()
+
 add_test(NAME cann_config
          COMMAND ${CMAKE_COMMAND} -DXENT_ROOT=${_root} -DWORK_DIR=${_work}/config
                  -DGENERATOR=${CMAKE_GENERATOR} -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}
@@ -41,6 +93,18 @@ add_test(NAME cann_fake_package_build
                  -DGENERATOR=${CMAKE_GENERATOR} -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM} -DCXX=${CMAKE_CXX_COMPILER}
                  -P ${_here}/check_fake_package_build.cmake)
 set_tests_properties(cann_fake_package_build PROPERTIES TIMEOUT 600)
+
+if(_xent_py_includes)
+  add_test(NAME cann_fake_package_python
+           COMMAND ${CMAKE_COMMAND} -DXENT_ROOT=${_root} -DWORK_DIR=${_work}/fake_package_python
+                   -DGENERATOR=${CMAKE_GENERATOR} -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM} -DCXX=${CMAKE_CXX_COMPILER}
+                   -DPYTHON=${_xent_check_py}
+                   -P ${_here}/check_fake_package_python.cmake)
+  set_tests_properties(cann_fake_package_python PROPERTIES TIMEOUT 600)
+else()
+  add_test(NAME cann_fake_package_python COMMAND ${CMAKE_COMMAND} -E echo "skipped: ${_xent_py_skip}")
+  set_tests_properties(cann_fake_package_python PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: ")
+endif()
 
 if(NOT ASCEND_XENT_WITH_CANN)
   add_test(NAME cann_excluded_from_sim

@@ -12,16 +12,32 @@ hundreds of rows): a correctly rounded result can be that far from the golden.
 
 Large shapes (e.g. (257, 131073), (131073, 257)) are marked ``large``: skipped by a
 plain ``pytest``, run with ``--run-large`` (scripts/run_tests.sh and CI pass it).
+
+Backends. ``ASCEND_XENT_BACKEND`` picks where the kernel tests run: ``sim`` (the default
+for the simulator build) or ``npu`` (the default for the CANN build; needs torch_npu and
+an NPU). Tests build their inputs as NumPy arrays (``make_case``) or CPU tensors and go
+through ``run_grad`` / ``to_backend`` / ``DEVICE``, which on ``npu`` move them to the NPU
+and the results back; on ``sim`` they pass them through unchanged. Tests marked
+``requires_sim`` (simulator violations, counters and launch statistics, profiles,
+NumPy-only paths, the CLI demo) are skipped on ``npu``.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
 
 import ascend_xent  # noqa: F401  (fails fast when the extension is missing)
-from ascend_xent import golden
+from ascend_xent import _backends, golden
 from ascend_xent._checks import numpy_dtype
+
+BUILD = _backends.build_backend()  # "sim" or "cann"
+BACKEND = (os.environ.get(_backends.ENV, "").strip().lower()
+           or (_backends.SIM if BUILD == "sim" else _backends.NPU))
+ON_NPU = BACKEND == _backends.NPU
+DEVICE = "npu" if ON_NPU else "cpu"  # where torch tensors of the tests live
 
 TOL = {  # (rtol, atol), torch.testing.assert_close defaults
     "float32": (1.3e-6, 1e-5),
@@ -39,15 +55,83 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "large: large shapes; run with --run-large")
+    config.addinivalue_line("markers", "requires_sim: needs the simulator; skipped under "
+                            "ASCEND_XENT_BACKEND=npu")
+    problem = backend_problem()
+    if problem:
+        raise pytest.UsageError(problem)
+
+
+def backend_problem(backend: str = BACKEND, build: str = BUILD):
+    """Why the test suite cannot run on ``backend`` here (None when it can)."""
+    if backend not in _backends.BACKENDS:
+        return f"{_backends.ENV}={backend!r}: expected 'sim' or 'npu'"
+    if backend == _backends.SIM:
+        if build != "sim":
+            return ("ascend_xent._C is the CANN build (no simulator): run the tests with "
+                    f"{_backends.ENV}=npu on an NPU host, or install the simulator build "
+                    "(pip install . -Ccmake.define.ASCEND_XENT_CANN=OFF)")
+        return None
+    try:
+        import torch
+        import torch_npu  # noqa: F401
+    except ImportError:
+        return (f"{_backends.ENV}=npu needs torch and torch_npu (tensors on device 'npu'); "
+                "torch_npu is not installed here")
+    if not torch.npu.is_available():
+        return f"{_backends.ENV}=npu: torch_npu reports no NPU device"
+    if build != "cann":
+        return (f"{_backends.ENV}=npu: ascend_xent._C is the simulator build; reinstall with CANN's "
+                "set_env.sh sourced (pip install . -Ccmake.define.ASCEND_XENT_CANN=ON)")
+    return None
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--run-large"):
-        return
-    skip = pytest.mark.skip(reason="large shape: run with --run-large (scripts/run_tests.sh does)")
+    skip_large = pytest.mark.skip(reason="large shape: run with --run-large (scripts/run_tests.sh does)")
+    skip_sim = pytest.mark.skip(reason="needs the simulator (ASCEND_XENT_BACKEND=npu)")
+    run_large = config.getoption("--run-large")
     for item in items:
-        if "large" in item.keywords:
-            item.add_marker(skip)
+        if not run_large and "large" in item.keywords:
+            item.add_marker(skip_large)
+        if ON_NPU and "requires_sim" in item.keywords:
+            item.add_marker(skip_sim)
+
+
+# ---------------------------------------------------------------------------------------
+# Moving test data to the backend and back
+# ---------------------------------------------------------------------------------------
+def to_backend(x):
+    """A NumPy array as the backend takes it: itself on sim, a torch tensor on the NPU."""
+    if not ON_NPU or not isinstance(x, np.ndarray):
+        return x
+    import torch
+
+    if x.dtype.name == "bfloat16":
+        t = torch.from_numpy(np.ascontiguousarray(x).view(np.int16)).view(torch.bfloat16)
+    else:
+        t = torch.from_numpy(np.ascontiguousarray(x))
+    return t.to(DEVICE)
+
+
+def from_backend(y):
+    """A result as a NumPy array (bfloat16 through ml_dtypes)."""
+    if isinstance(y, np.ndarray):
+        return y
+    import torch
+
+    y = y.detach().cpu()
+    if y.dtype == torch.bfloat16:
+        return y.view(torch.int16).numpy().view(numpy_dtype("bfloat16"))
+    return y.numpy()
+
+
+def run_grad(**kw):
+    """ascend_xent.cross_entropy_loss_grad(**kw) on the test backend; NumPy in, NumPy out.
+
+    On sim this is exactly the plain call with the NumPy arguments."""
+    if not ON_NPU:
+        return ascend_xent.cross_entropy_loss_grad(**kw)
+    return from_backend(ascend_xent.cross_entropy_loss_grad(**{k: to_backend(v) for k, v in kw.items()}))
 
 
 def assert_close_scaled(actual, expected, dtype: str, msg: str = ""):

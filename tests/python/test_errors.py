@@ -127,6 +127,7 @@ def test_torch_errors(torch):
         ax.cross_entropy(torch.randn(2, 3), torch.tensor([1, 0]), reduction="avg")
 
 
+@pytest.mark.requires_sim
 def test_sim_api_errors():
     with pytest.raises(ValueError, match="ascend910"):  # the message lists / names profiles
         ax.set_soc("no-such-soc")
@@ -149,6 +150,7 @@ NATIVE = [
 ]
 
 
+@pytest.mark.requires_sim  # host buffers straight into the native layer
 @pytest.mark.parametrize("case,exc,words", NATIVE, ids=[next(iter(c[0])) for c in NATIVE])
 def test_native_errors_name_the_python_argument(case, exc, words):
     from ascend_xent._checks import _numpy_lib

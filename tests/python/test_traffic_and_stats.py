@@ -12,6 +12,8 @@ import pytest
 import ascend_xent as ax
 from conftest import make_case
 
+pytestmark = pytest.mark.requires_sim  # counters and statistics of the simulator
+
 KEYS = ("soc", "block_dim", "mode", "tile_rows", "tile_cols", "gm_read_bytes", "gm_write_bytes",
         "ub_peak_bytes", "vector_instructions", "min_traffic_bytes", "row_tiles", "col_tiles")
 

@@ -20,6 +20,8 @@ def run(args) -> int:
     import ascend_xent as ax
     from .. import _backends
 
+    build = ax.build_info()
+    has_sim = build.get("backend") == "sim"
     info = {
         "version": ax.__version__,
         "backend": _backends.default_backend(),
@@ -27,10 +29,10 @@ def run(args) -> int:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "torch": None,
-        "build": ax.build_info(),
-        "current_profile": ax.current_profile(),
-        "host_threads": ax.host_threads(),
-        "profiles": ax.profiles(),
+        "build": build,
+        "current_profile": ax.current_profile() if has_sim else None,
+        "host_threads": ax.host_threads() if has_sim else None,
+        "profiles": ax.profiles() if has_sim else [],
     }
     if importlib.util.find_spec("torch") is not None:
         try:
@@ -44,6 +46,15 @@ def run(args) -> int:
         return 0
     b = info["build"]
     cur = info["current_profile"]
+    if not has_sim:
+        print(f"ascend-xent {info['version']}")
+        print(f"  backend        npu (CANN build: no simulator; torch_npu tensors on the current NPU "
+              f"stream; not yet run on hardware); torch_npu device: "
+              f"{'available' if info['npu_available'] else 'not available'}")
+        print(f"  python         {info['python']}, numpy {info['numpy']}, torch {info['torch'] or 'not installed'}")
+        print(f"  build          {b.get('compiler')}, {b.get('build_type')}, flags '{b.get('cxx_flags')}', "
+              f"pybind11 {b.get('pybind11')}")
+        return 0
     print(f"ascend-xent {info['version']}")
     print(f"  backend        {info['backend']} (Ascend C simulator on the CPU); "
           f"NPU via torch_npu: {'available' if info['npu_available'] else 'not available'}")

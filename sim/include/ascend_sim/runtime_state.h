@@ -10,6 +10,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <cstddef>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -47,22 +49,92 @@ struct Cell {
     AccessRec read[P_COUNT];
 };
 
+// Fixed-size node recycling for the range maps: a block inserts and erases
+// thousands of segments per launch, and the general-purpose allocator (shared
+// with the other block threads) cost more than the map operations themselves.
+// One pool per RangeMap, used by one block thread only: no locking.
+class NodePool {
+public:
+    NodePool() = default;
+    NodePool(const NodePool&) = delete;
+    NodePool& operator=(const NodePool&) = delete;
+    ~NodePool() {
+        for (void* c : chunks_) ::operator delete(c);
+    }
+    void* take(size_t bytes) {
+        if (bytes != nodeBytes_ && nodeBytes_ != 0) return ::operator new(bytes);  // not the node type
+        nodeBytes_ = bytes;
+        if (!free_) refill(bytes);
+        FreeNode* n = free_;
+        free_ = n->next;
+        return n;
+    }
+    void give(void* p, size_t bytes) {
+        if (bytes != nodeBytes_) {
+            ::operator delete(p);
+            return;
+        }
+        auto* n = static_cast<FreeNode*>(p);
+        n->next = free_;
+        free_ = n;
+    }
+
+private:
+    struct FreeNode {
+        FreeNode* next;
+    };
+    void refill(size_t bytes) {
+        const size_t stride = (bytes + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) * alignof(std::max_align_t);
+        const size_t count = chunks_.empty() ? 64 : 1024;
+        auto* c = static_cast<uint8_t*>(::operator new(stride * count));
+        chunks_.push_back(c);
+        for (size_t i = count; i-- > 0;) {
+            auto* n = reinterpret_cast<FreeNode*>(c + i * stride);
+            n->next = free_;
+            free_ = n;
+        }
+    }
+    FreeNode* free_ = nullptr;
+    size_t nodeBytes_ = 0;
+    std::vector<void*> chunks_;
+};
+
+template <class T>
+struct PoolAllocator {
+    using value_type = T;
+    NodePool* pool;
+    explicit PoolAllocator(NodePool* p) noexcept : pool(p) {}
+    template <class U>
+    PoolAllocator(const PoolAllocator<U>& o) noexcept : pool(o.pool) {}
+    T* allocate(size_t n) { return static_cast<T*>(n == 1 ? pool->take(sizeof(T)) : ::operator new(n * sizeof(T))); }
+    void deallocate(T* p, size_t n) noexcept {
+        if (n == 1) pool->give(p, sizeof(T));
+        else ::operator delete(p);
+    }
+    template <class U>
+    bool operator==(const PoolAllocator<U>& o) const noexcept { return pool == o.pool; }
+    template <class U>
+    bool operator!=(const PoolAllocator<U>& o) const noexcept { return pool != o.pool; }
+};
+
 // Byte ranges -> last accesses, as a map of segment starts (a segment runs to
 // the next key). Buffer-aligned accesses keep it small.
 class RangeMap {
 public:
-    RangeMap() { m_.emplace(0, Cell{}); }
+    using Map = std::map<uint64_t, Cell, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, Cell>>>;
+    RangeMap() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) { m_.emplace(0, Cell{}); }
     // Splits at lo and hi and returns the segment iterators [first, last).
-    std::pair<std::map<uint64_t, Cell>::iterator, std::map<uint64_t, Cell>::iterator> range(uint64_t lo, uint64_t hi);
-    std::map<uint64_t, Cell>& map() { return m_; }
+    std::pair<Map::iterator, Map::iterator> range(uint64_t lo, uint64_t hi);
+    Map& map() { return m_; }
     void clear() {
         m_.clear();
         m_.emplace(0, Cell{});
     }
 
 private:
-    std::map<uint64_t, Cell>::iterator split(uint64_t at);
-    std::map<uint64_t, Cell> m_;
+    Map::iterator split(uint64_t at);
+    std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
+    Map m_;
 };
 
 enum class Space : uint8_t { UB, GM };
@@ -141,6 +213,7 @@ struct Block {
     uint8_t* ub = nullptr;   // this block's UB (ubTotal bytes)
     uint64_t ubUsable = 0;   // what InitBuffer may hand out
     uint64_t ubTotal = 0;    // usable + the 8 KiB API reserve
+    uint64_t ubFilled = 0;   // [0, ubFilled) has been set to 0xFF (lazily, by InitBuffer)
 
     // counters
     KernelCounters ctr;
@@ -164,11 +237,13 @@ struct Block {
     EventSlot events[kEvents][8];
     uint8_t reservedIds[kEvents] = {};
 
-    // DCache (64-byte lines)
-    std::unordered_set<uint64_t> dirtyLines, cachedLines, staleLines;
+    // DCache (64-byte lines); cached/stale ordered for range queries on every DMA
+    std::unordered_set<uint64_t> dirtyLines;
+    std::set<uint64_t> cachedLines, staleLines;
 
     // GM records of the current SyncAll epoch
     std::vector<GmRecord> records;
+    std::unordered_set<uint64_t> scalarReadsSeen;  // (address * 16 + bytes) of scalar reads recorded this epoch
     uint32_t syncAlls = 0;
     void* sysWorkspace = nullptr;
 };
@@ -182,8 +257,9 @@ struct Launch {
     bool threadPerBlock = true;
 
     std::mutex mu;
-    std::condition_variable cv;
-    uint32_t freeSlots = 0;  // host-thread slots (counting semaphore)
+    std::condition_variable cv;      // SyncAll generations, abort
+    std::condition_variable slotCv;  // host-thread slots
+    uint32_t freeSlots = 0;          // host-thread slots (counting semaphore)
 
     // hard SyncAll barrier
     uint32_t arrived = 0, ended = 0;

@@ -31,6 +31,13 @@ typedef enum {
 
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
+// Caller-side API (XENT_CANN_STUB_CALLER_API): what a caller of the two-phase API uses
+// (python/src/bindings*.cpp), declared only for the binding's syntax check so that the
+// op_host check still proves op_host does not use it.
+#ifdef XENT_CANN_STUB_CALLER_API
+ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,19 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream);
 
+// Caller-side API (XENT_CANN_STUB_CALLER_API): what a caller of the two-phase API uses
+// (python/src/bindings*.cpp), declared only for the binding's syntax check so that the
+// op_host check still proves op_host does not use it.
+#ifdef XENT_CANN_STUB_CALLER_API
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+} aclrtMemMallocPolicy;
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

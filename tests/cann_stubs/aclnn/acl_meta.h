@@ -28,6 +28,17 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat*
 ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType);
 ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr);
 
+// Caller-side API (XENT_CANN_STUB_CALLER_API): what a caller of the two-phase API uses
+// (python/src/bindings*.cpp), declared only for the binding's syntax check so that the
+// op_host check still proves op_host does not use it.
+#ifdef XENT_CANN_STUB_CALLER_API
+ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                               const int64_t* stride, int64_t offset, aclFormat format,
+                                               const int64_t* storageDims, uint64_t storageDimsNum,
+                                               void* tensorData);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

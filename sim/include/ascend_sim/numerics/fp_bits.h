@@ -79,6 +79,16 @@ constexpr uint16_t f32_to_f16(uint32_t x) {
 // IEEE-like: no flush to zero). Saturation and NaN as for half.
 template <RoundMode M, bool Sat>
 constexpr uint16_t f32_to_bf16(uint32_t x) {
+    if constexpr (Sat && (M == RoundMode::CAST_RINT || M == RoundMode::CAST_NONE || M == RoundMode::CAST_HYBRID)) {
+        // The same result as the general path below (checked over all 2^32 inputs),
+        // in fewer vector instructions: the hot output cast of fp16/bf16 kernels.
+        const uint32_t a = x & 0x7fffffffu;
+        uint32_t r = (a + 0x7fffu + ((a >> 16) & 1u)) >> 16;  // RINT of the magnitude
+        r = r < 0x7f7fu ? r : 0x7f7fu;                         // finite overflow saturates
+        const uint32_t special = a > 0x7f800000u ? (0x7fc0u | (a >> 16)) : 0x7f80u;  // quiet NaN / Inf
+        r = a >= 0x7f800000u ? special : r;
+        return static_cast<uint16_t>(r | ((x >> 16) & 0x8000u));
+    }
     const uint32_t a = x & 0x7fffffffu, neg = x >> 31;
     uint32_t r = round_mag<M, uint32_t>(a >> 16, a & 0xffffu, 16u, neg);
     const uint32_t maxMag = Sat ? 0x7f7fu : 0x7f80u;

@@ -1,0 +1,522 @@
+#!/usr/bin/env python3
+"""Benchmark of CrossEntropyLossGrad on the Ascend C simulator against PyTorch's CPU backward.
+
+For each case, in the same process and interleaved rep by rep (the host is shared
+and noisy; every contender sees the same load):
+
+  ours      ascend_xent.cross_entropy_loss_grad into a preallocated output (the aclnn
+            API on the simulator: tiling, launch of blockDim blocks on the host threads)
+  torch     loss.backward() of F.cross_entropy with the same options (weight, label
+            smoothing; z-loss as + s * logsumexp^2), the forward excluded
+  exp       torch.exp(log_prob, out=y): the floor of any single pass over the tensor
+  copy      y.copy_(log_prob): a memory copy of the same size (GB/s reference)
+
+Reported per case: medians of the times and of the per-rep ratios torch/ours and
+ours/exp, achieved GB/s (N*C*(in+out bytes) / time) against the copy's, the GM
+traffic from the simulator's counters against the minimum N*C*(in+out bytes) and
+against the minimum that includes the unavoidable per-row / per-column inputs,
+and (in a subprocess per case) the peak resident memory beyond the inputs and
+the output (VmHWM, see rss_child). Results go to benchmarks/results/<name>.json
+and <name>.png.
+
+usage: bench_xent.py [--quick] [--name NAME] [--reps K] [--no-rss] [--no-plot] [--out-dir DIR]
+       (ascend-xent bench wraps this script with the same options)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+# Developer hook: import ascend_xent from a build tree instead of the installed package
+# (for example, to measure a freshly built _C before reinstalling).
+_PKG_PATH = os.environ.get("ASCEND_XENT_BENCH_PYTHONPATH")
+if _PKG_PATH:
+    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower() and "skbc" not in repr(f).lower()]
+    sys.path.insert(0, _PKG_PATH)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "results")
+
+VOCABS = (32000, 50257, 128256, 151936)
+ELEM_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
+TARGET_SHAPE = (4096, 32000)
+ZLOSS_SCALE = 1e-4
+
+# Targets of issue #5 (medians of ratios measured side by side).
+TARGET_SPEEDUP = 5.0      # torch backward / ours
+TARGET_EXP_RATIO = 2.0    # ours / torch.exp
+TARGET_TRAFFIC = 1.02     # GM bytes / (N*C*(in+out))
+TARGET_RSS_MIB = 64.0     # peak resident memory beyond inputs and output
+
+
+# ----------------------------------------------------------------------------- cases
+
+def _case(n, c, dtype, ls=0.0, weight=False, zloss=False, group="sweep"):
+    opts = []
+    if weight:
+        opts.append("w")
+    if ls:
+        opts.append(f"ls{ls:g}")
+    if zloss:
+        opts.append("z")
+    name = f"{dtype} {n}x{c}" + (" " + "+".join(opts) if opts else "")
+    return {"name": name, "group": group, "n": n, "c": c, "dtype": dtype, "label_smoothing": ls,
+            "weight": weight, "zloss": zloss, "reduction": "mean"}
+
+
+def build_cases(quick: bool):
+    cases = []
+    n, c = TARGET_SHAPE
+    for dt in ("fp32", "bf16"):
+        for ls in (0.0, 0.1):
+            cases.append(_case(n, c, dt, ls, group="target"))
+    if quick:
+        cases += [_case(1, 32000, "fp32"), _case(256, 32000, "fp32"), _case(1024, 151936, "bf16"),
+                  _case(n, c, "fp32", 0.1, weight=True, group="options"),
+                  _case(n, c, "bf16", 0.0, zloss=True, group="options"),
+                  _case(257, 131073, "fp32", group="vendor"), _case(131073, 257, "fp32", group="vendor")]
+        return cases
+    # Options at the target shape, every dtype.
+    for dt in ("fp32", "fp16", "bf16"):
+        if dt == "fp16":
+            cases += [_case(n, c, dt, group="options"), _case(n, c, dt, 0.1, group="options")]
+        cases += [_case(n, c, dt, 0.0, weight=True, group="options"),
+                  _case(n, c, dt, 0.1, weight=True, group="options"),
+                  _case(n, c, dt, 0.0, zloss=True, group="options")]
+    # Vocabulary x rows sweep (elements capped so the run stays at a few minutes).
+    for dt in ("fp32", "bf16"):
+        for v in VOCABS:
+            for rows in (1, 64, 1024, 4096, 16384):
+                if (rows, v) == TARGET_SHAPE:
+                    continue
+                cap = 2 ** 29 if (dt == "bf16" and v == 32000) else 2 ** 28
+                if rows * v > cap:
+                    continue
+                cases.append(_case(rows, v, dt))
+    # The vendor's test shapes.
+    for dt in ("fp32", "bf16"):
+        for shape in ((257, 131073), (131073, 257)):
+            cases.append(_case(*shape, dt, group="vendor"))
+            cases.append(_case(*shape, dt, 0.1, weight=True, group="vendor"))
+    return cases
+
+
+def reps_for(case, default):
+    elems = case["n"] * case["c"]
+    if elems >= 2e8:
+        return max(3, default - 2)
+    if elems <= 1e6:
+        return max(default, 15)
+    return default
+
+
+# ----------------------------------------------------------------------------- progress
+
+class Progress:
+    """A one-line progress bar on stderr (no dependencies)."""
+
+    def __init__(self, total):
+        self.total, self.done, self.t0 = total, 0, time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def show(self, label):
+        width = 28
+        fill = int(width * self.done / max(1, self.total))
+        el = time.monotonic() - self.t0
+        eta = el / self.done * (self.total - self.done) if self.done else float("nan")
+        line = (f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} {label:<34.34} "
+                f"{el:5.0f}s elapsed, eta {eta:4.0f}s")
+        if self.tty:
+            sys.stderr.write("\r" + line)
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def step(self, label):
+        self.done += 1
+        self.show(label)
+
+    def close(self):
+        if self.tty:
+            sys.stderr.write("\n")
+
+
+# ----------------------------------------------------------------------------- inputs
+
+def torch_dtype(torch, name):
+    return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[name]
+
+
+def make_inputs(torch, case):
+    n, c = case["n"], case["c"]
+    dt = torch_dtype(torch, case["dtype"])
+    g = torch.Generator().manual_seed(1234)
+    x = (torch.randn(n, c, generator=g, dtype=torch.float32) * 2.0).to(dt)
+    target = torch.randint(0, c, (n,), generator=g, dtype=torch.int64)
+    weight = (torch.rand(c, generator=g) + 0.5) if case["weight"] else None
+    log_prob = torch.log_softmax(x, dim=-1)
+    lse = torch.logsumexp(x.float(), dim=-1).to(dt) if case["zloss"] else None
+    return x, target, weight, log_prob, lse
+
+
+def unavoidable_extra_bytes(case):
+    """Bytes any implementation must read besides logProb and out: targets, the weight
+    (all of it with label smoothing, else one value per distinct target), lse, gradLoss."""
+    n, c, es = case["n"], case["c"], ELEM_BYTES[case["dtype"]]
+    b = n * 8 + es  # int64 targets, 0-D gradLoss
+    if case["weight"]:
+        b += 4 * (c if case["label_smoothing"] else min(n, c))
+    if case["zloss"]:
+        b += n * es
+    return b
+
+
+# ----------------------------------------------------------------------------- one case
+
+def run_case(case, reps, torch, F, xent):
+    x, target, weight, log_prob, lse = make_inputs(torch, case)
+    dt = log_prob.dtype
+    ls, zl = case["label_smoothing"], case["zloss"]
+    out = torch.empty_like(log_prob)
+    y = torch.empty_like(log_prob)
+    z_scale = ZLOSS_SCALE if zl else 0.0
+
+    def ours():
+        xent.cross_entropy_loss_grad(1.0, log_prob, target, weight, None, lse, "mean", -100, ls, z_scale, out=out)
+
+    xr = x.detach().requires_grad_()
+    w_t = weight.to(dt) if weight is not None else None
+
+    def torch_forward():
+        loss = F.cross_entropy(xr, target, weight=w_t, label_smoothing=ls)
+        if zl:
+            loss = loss + ZLOSS_SCALE * (torch.logsumexp(xr.float(), dim=-1) ** 2).mean()
+        return loss
+
+    def torch_backward_seconds():
+        xr.grad = None
+        loss = torch_forward()
+        t0 = time.perf_counter()
+        loss.backward()
+        return time.perf_counter() - t0
+
+    def timed(f):
+        t0 = time.perf_counter()
+        f()
+        return time.perf_counter() - t0
+
+    # warm-up: first touch of every buffer, thread pools, the simulator's block threads
+    ours()
+    stats = xent.last_launch_stats() or {}
+    torch_ok = True
+    try:
+        torch_backward_seconds()
+    except (RuntimeError, TypeError) as e:  # e.g. a dtype PyTorch's CPU kernels lack
+        torch_ok = False
+        torch_error = str(e).splitlines()[0]
+    torch.exp(log_prob, out=y)
+    y.copy_(log_prob)
+
+    t_ours, t_torch, t_exp, t_copy = [], [], [], []
+    for _ in range(reps):
+        t_ours.append(timed(ours))
+        if torch_ok:
+            t_torch.append(torch_backward_seconds())
+        t_exp.append(timed(lambda: torch.exp(log_prob, out=y)))
+        t_copy.append(timed(lambda: y.copy_(log_prob)))
+
+    n, c, es = case["n"], case["c"], ELEM_BYTES[case["dtype"]]
+    elems = n * c
+    min_bytes = elems * 2 * es
+    gm = int(stats.get("gm_read_bytes", 0)) + int(stats.get("gm_write_bytes", 0))
+    med = statistics.median
+    r = dict(case)
+    r.update({
+        "reps": reps,
+        "ours_s": med(t_ours), "ours_min_s": min(t_ours),
+        "torch_backward_s": med(t_torch) if t_torch else None,
+        "exp_s": med(t_exp), "copy_s": med(t_copy),
+        "speedup_vs_torch": med([a / b for a, b in zip(t_torch, t_ours)]) if t_torch else None,
+        "ours_over_exp": med([a / b for a, b in zip(t_ours, t_exp)]),
+        "ours_gbps": min_bytes / med(t_ours) / 1e9,
+        "copy_gbps": min_bytes / med(t_copy) / 1e9,
+        "ns_per_elem": {"ours": med(t_ours) / elems * 1e9,
+                        "torch_backward": med(t_torch) / elems * 1e9 if t_torch else None,
+                        "exp": med(t_exp) / elems * 1e9, "copy": med(t_copy) / elems * 1e9},
+        "gm_bytes": gm,
+        "min_bytes": min_bytes,
+        "min_bytes_with_row_col_inputs": min_bytes + unavoidable_extra_bytes(case),
+        "traffic_ratio": gm / min_bytes,
+        "traffic_ratio_incl_unavoidable": gm / (min_bytes + unavoidable_extra_bytes(case)),
+        "tiling": {k: stats.get(k) for k in ("mode", "tile_rows", "tile_cols", "row_tiles", "col_tiles",
+                                             "block_dim", "prologue")},
+        "counters": {k: stats.get(k) for k in ("dma_in", "dma_out", "vector_instructions", "vector_repeats",
+                                               "scalar_gm_reads", "scalar_ub_reads", "scalar_ub_writes",
+                                               "blocks_used", "ub_peak_bytes")},
+        "host_threads": stats.get("host_threads"),
+    })
+    if not torch_ok:
+        r["torch_error"] = torch_error
+    del x, xr, log_prob, out, y
+    return r
+
+
+# ----------------------------------------------------------------------------- peak RSS (child)
+
+def _proc_status_kib(field):
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def rss_child(spec):
+    """Runs in a fresh process: allocate the inputs and the output with NumPy, take the
+    resident set as the baseline, run the op twice, report how far the peak rose above it.
+
+    The peak is VmHWM of /proc/self/status, reset to the current RSS after the inputs are
+    allocated (clear_refs 5). getrusage's ru_maxrss is no use here: Linux carries it over
+    fork and exec, so a subprocess starts with its parent's high-water mark (the benchmark
+    process itself, GBs). Without /proc, ru_maxrss is the fallback (then only meaningful
+    when the parent is small)."""
+    import resource
+
+    import numpy as np
+
+    import ascend_xent as xent
+
+    case = json.loads(spec)
+    n, c = case["n"], case["c"]
+    if case["dtype"] == "bf16":
+        import ml_dtypes
+
+        npdt = ml_dtypes.bfloat16
+    else:
+        npdt = {"fp32": np.float32, "fp16": np.float16}[case["dtype"]]
+    log_prob = np.full((n, c), -10.0, dtype=npdt)
+    out = np.full((n, c), 0.0, dtype=npdt)
+    target = (np.arange(n, dtype=np.int64) * 7919) % c
+    weight = np.full(c, 1.0, dtype=np.float32) if case["weight"] else None
+    lse = np.full(n, 10.0, dtype=npdt) if case["zloss"] else None
+    z = ZLOSS_SCALE if case["zloss"] else 0.0
+    method = "VmHWM"
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # reset the peak RSS to the current RSS
+        base = _proc_status_kib("VmRSS")
+    except OSError:
+        base = _proc_status_kib("VmHWM")
+    if base is None:
+        method = "ru_maxrss"
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(2):
+        xent.cross_entropy_loss_grad(1.0, log_prob, target, weight, None, lse, "mean", -100,
+                                     case["label_smoothing"], z, out=out)
+    peak = _proc_status_kib("VmHWM") if method == "VmHWM" else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"method": method, "baseline_kib": base, "peak_kib": peak, "extra_mib": (peak - base) / 1024.0,
+                      "inputs_outputs_mib": (log_prob.nbytes + out.nbytes) / 2 ** 20}))
+    return 0
+
+
+def measure_rss(case):
+    cmd = [sys.executable, os.path.abspath(__file__), "--rss-child", json.dumps(case)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            return {"error": (p.stderr.strip().splitlines() or ["?"])[-1]}
+        return json.loads(p.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        return {"error": str(e)}
+
+
+# ----------------------------------------------------------------------------- report
+
+def summarize_targets(results):
+    rows = [r for r in results if r["group"] == "target"]
+    out = []
+    for r in rows:
+        rss = (r.get("rss") or {}).get("extra_mib")
+        out.append({
+            "case": r["name"],
+            "speedup_vs_torch": r["speedup_vs_torch"], "speedup_ok": (r["speedup_vs_torch"] or 0) >= TARGET_SPEEDUP,
+            "ours_over_exp": r["ours_over_exp"], "exp_ok": r["ours_over_exp"] <= TARGET_EXP_RATIO,
+            "traffic_ratio": r["traffic_ratio"], "traffic_ok": r["traffic_ratio"] <= TARGET_TRAFFIC,
+            "rss_extra_mib": rss, "rss_ok": None if rss is None else rss <= TARGET_RSS_MIB,
+        })
+    return out
+
+
+def _fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def print_table(results, file=sys.stdout):
+    hdr = (f"{'case':<34} {'ours ms':>9} {'torch ms':>9} {'exp ms':>8} {'torch/ours':>10} {'ours/exp':>8} "
+           f"{'GB/s':>6} {'copy':>6} {'traffic':>8} {'+rowcol':>8} {'rss MiB':>7}")
+    print(hdr, file=file)
+    print("-" * len(hdr), file=file)
+    for r in results:
+        rss = (r.get("rss") or {}).get("extra_mib")
+        print(f"{r['name']:<34} {r['ours_s'] * 1e3:9.3f} {_fmt(r['torch_backward_s'] and r['torch_backward_s'] * 1e3, '9.3f')} "
+              f"{r['exp_s'] * 1e3:8.3f} {_fmt(r['speedup_vs_torch'], '10.2f')} {r['ours_over_exp']:8.2f} "
+              f"{r['ours_gbps']:6.1f} {r['copy_gbps']:6.1f} {r['traffic_ratio']:8.4f} "
+              f"{r['traffic_ratio_incl_unavoidable']:8.4f} {_fmt(rss, '7.1f')}", file=file)
+
+
+def plot(results, path):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed (pip install 'ascend-xent[bench]'): no plot", file=sys.stderr)
+        return None
+    # N >= 1024: below that the launch's fixed cost (block threads, SyncAll) dominates and the
+    # per-element figure says little (those cases are in the JSON and the table).
+    sweep = [r for r in results if r["group"] in ("sweep", "target") and not r["weight"] and not r["zloss"]
+             and r["label_smoothing"] == 0.0 and r["n"] >= 1024]
+    dtypes = [d for d in ("fp32", "bf16") if any(r["dtype"] == d for r in sweep)]
+    if not dtypes:
+        return None
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(8.5 * len(dtypes), 4.8), squeeze=False)
+    colors = {1024: "tab:blue", 4096: "tab:green", 16384: "tab:red"}
+    for ax, dt in zip(axes[0], dtypes):
+        rows_seen = sorted({r["n"] for r in sweep if r["dtype"] == dt})
+        for rows in rows_seen:
+            pts = sorted((r for r in sweep if r["dtype"] == dt and r["n"] == rows), key=lambda r: r["c"])
+            if len(pts) < 1:
+                continue
+            cs = [r["c"] for r in pts]
+            col = colors.get(rows, None)
+            ax.plot(cs, [r["ns_per_elem"]["ours"] for r in pts], "o-", color=col, label=f"ours N={rows}")
+            tb = [(r["c"], r["ns_per_elem"]["torch_backward"]) for r in pts if r["ns_per_elem"]["torch_backward"]]
+            if tb:
+                ax.plot([a for a, _ in tb], [b for _, b in tb], "s--", color=col, alpha=0.7,
+                        label=f"PyTorch backward N={rows}")
+            ax.plot(cs, [r["ns_per_elem"]["exp"] for r in pts], ":", color=col, alpha=0.7,
+                    label=f"torch.exp floor N={rows}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("C (vocabulary)")
+        ax.set_ylabel("ns per element (median)")
+        ax.set_title(f"{dt}, mean, no smoothing, N >= 1024", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle("CrossEntropyLossGrad on the Ascend C simulator (host CPU), same run, interleaved", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def machine_info(torch):
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
+            "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
+            "platform": platform.platform(), "loadavg_start": os.getloadavg()}
+
+
+# ----------------------------------------------------------------------------- main
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="bench_xent.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="a ~1-minute subset: the four target cases and a few others")
+    p.add_argument("--name", default=None, help="results file stem (default: quick or full)")
+    p.add_argument("--out-dir", default=DEFAULT_OUT, help="where <name>.json and <name>.png go")
+    p.add_argument("--reps", type=int, default=5, help="timed reps per contender after one warm-up (default 5)")
+    p.add_argument("--no-rss", action="store_true", help="skip the peak-memory subprocesses")
+    p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    p.add_argument("--only", default=None, help="run only cases whose name contains this text")
+    p.add_argument("--replot", default=None, metavar="JSON", help="only redraw the PNG of a results JSON")
+    p.add_argument("--rss-child", default=None, help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.rss_child:
+        return rss_child(args.rss_child)
+    if args.replot:
+        with open(args.replot) as f:
+            doc = json.load(f)
+        p = plot(doc["cases"], os.path.splitext(args.replot)[0] + ".png")
+        print(f"plot: {p}" if p else "no plot")
+        return 0
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError:
+        print("bench: PyTorch is needed for the comparison (pip install 'ascend-xent[torch]')", file=sys.stderr)
+        return 2
+    import ascend_xent as xent
+
+    name = args.name or ("quick" if args.quick else "full")
+    cases = build_cases(args.quick)
+    if args.only:
+        cases = [c for c in cases if args.only in c["name"]]
+    os.makedirs(args.out_dir, exist_ok=True)
+    json_path = os.path.join(args.out_dir, f"{name}.json")
+    png_path = os.path.join(args.out_dir, f"{name}.png")
+
+    rss_cases = [c for c in cases if not args.no_rss and (not args.quick or c["group"] == "target")]
+    prog = Progress(len(cases) + len(rss_cases))
+    prog.show("starting")
+    results = []
+    t0 = time.monotonic()
+    for case in cases:
+        prog.show(case["name"])
+        r = run_case(case, reps_for(case, args.reps), torch, F, xent)
+        results.append(r)
+        prog.step(case["name"])
+    for case in rss_cases:
+        prog.show("peak RSS " + case["name"])
+        rss = measure_rss(case)
+        next(r for r in results if r["name"] == case["name"])["rss"] = rss
+        prog.step("peak RSS " + case["name"])
+    prog.close()
+
+    doc = {"meta": dict(machine_info(torch), name=name, quick=args.quick, seconds=time.monotonic() - t0,
+                        sim_profile=xent.current_profile(), sim_host_threads=xent.host_threads(),
+                        loadavg_end=os.getloadavg(),
+                        note="times are medians over interleaved reps; ratios are medians of per-rep ratios"),
+           "targets": summarize_targets(results),
+           "cases": results}
+    with open(json_path, "w") as f:
+        json.dump(doc, f, indent=1)
+    print_table(results)
+    print()
+    print("Targets (4096 x 32000, medians of per-rep ratios):")
+    for t in doc["targets"]:
+        print(f"  {t['case']:<28} torch/ours {_fmt(t['speedup_vs_torch'], '6.2f')} (>= {TARGET_SPEEDUP:g}: "
+              f"{'ok' if t['speedup_ok'] else 'MISSED'})  ours/exp {t['ours_over_exp']:5.2f} (<= {TARGET_EXP_RATIO:g}: "
+              f"{'ok' if t['exp_ok'] else 'MISSED'})  traffic {t['traffic_ratio']:.4f}  rss +{_fmt(t['rss_extra_mib'], '.1f')} MiB")
+    print(f"\nJSON: {json_path}")
+    if not args.no_plot:
+        p = plot(results, png_path)
+        if p:
+            print(f"plot: {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""NPU performance MODEL of one case from the simulator's counters (not a measurement).
+
+Runs the case once on the simulator, then estimates the NPU time, the fraction of
+the HBM roofline and what-if tilings (rows per tile, column split, single
+buffering) from the SoC profile's figures (HBM bandwidth, clock, vector bytes per
+cycle, vector cores; partly assumed) and assumed per-operation costs. See
+ascend_xent.perf_model and docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import json
+
+NAME = "model"
+HELP = "NPU performance model of a case (time, HBM roofline fraction, what-if tilings)"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--n", type=int, default=4096, help="rows N (default 4096)")
+    p.add_argument("--c", type=int, default=32000, help="classes C (default 32000)")
+    p.add_argument("--dtype", default="fp32", choices=["fp32", "fp16", "bf16"])
+    p.add_argument("--label-smoothing", type=float, default=0.0)
+    p.add_argument("--weight", action="store_true", help="with class weights")
+    p.add_argument("--zloss", action="store_true", help="with z-loss")
+    p.add_argument("--reduction", default="mean", choices=["mean", "sum", "none"])
+    p.add_argument("--soc", default=None, help="SoC profile (default: the current one)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def run(args) -> int:
+    from .. import perf_model
+
+    if args.n < 1 or args.c < 1:
+        raise ValueError("--n and --c must be >= 1")
+    res = perf_model.model_case(args.n, args.c, args.dtype, args.label_smoothing, args.weight, args.zloss,
+                                args.reduction, args.soc)
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        print(perf_model.format_report(res))
+    return 0

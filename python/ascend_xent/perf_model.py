@@ -1,0 +1,229 @@
+"""A performance MODEL of CrossEntropyLossGrad on an Ascend NPU (not a measurement).
+
+The simulator counts what a launch does (GM bytes moved by MTE2/MTE3, DMA calls,
+vector instructions and 256-byte repeats, scalar accesses, per block). This module
+turns those counts into an estimated NPU time with the SoC profile's figures
+(``hbm_bytes_per_sec``, ``clock_hz``, ``vector_bytes_per_cycle``, ``vector_cores``)
+and a few per-operation costs. The profile figures are themselves partly assumed
+(docs/simulator.md) and the per-operation costs below are ASSUMED round numbers,
+not vendor data: use the model to compare tilings, not to predict microseconds.
+
+Per block k (the makespan is the slowest block):
+
+    t_mte(k)  = bytes(k) / bw + dma_calls(k) * DMA_ISSUE_CYCLES / clock
+    t_vec(k)  = (repeats(k) * 256 / vector_bytes_per_cycle + vec_instr(k) * VEC_ISSUE_CYCLES) / clock
+    t_s(k)    = (scalar_ub(k) * SCALAR_UB_CYCLES + scalar_gm(k) * SCALAR_GM_CYCLES) / clock
+    double-buffered: t(k) = max(t_mte, t_vec + t_s) + min(t_mte, t_vec + t_s) / tiles(k)
+                     (a two-stage pipeline: the shorter stage shows once; one tile hides nothing)
+    single-buffered: t(k) = t_mte + t_vec + t_s
+    t = LAUNCH_US + SYNCALL_US * prologue + max_k t(k)
+
+where bw = min(PER_CORE_DMA_SHARE * hbm / vector_cores, hbm / active blocks): a single
+core cannot pull the whole HBM bandwidth; enough of them share it. The HBM roofline of
+a case is min_bytes / hbm with min_bytes = N*C*(in + out bytes); ``roofline_fraction``
+is that floor over the modelled time.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+__all__ = ["ASSUMPTIONS", "estimate", "analytic", "model_case", "format_report"]
+
+# ASSUMED per-operation costs (round numbers; not vendor data).
+ASSUMPTIONS = {
+    "PER_CORE_DMA_SHARE": 4.0,    # one core's MTE2+MTE3 reach 4x its fair share of HBM bandwidth
+    "DMA_ISSUE_CYCLES": 200,      # per DataCopy/DataCopyPad: descriptor issue, first-byte latency share
+    "VEC_ISSUE_CYCLES": 16,       # per vector instruction: issue and pipeline fill
+    "SCALAR_UB_CYCLES": 4,        # per scalar UB GetValue/SetValue
+    "SCALAR_GM_CYCLES": 60,       # per scalar GM GetValue (DCache, mostly misses)
+    "LAUNCH_US": 10.0,            # kernel launch and block start
+    "SYNCALL_US": 3.0,            # one hard SyncAll (prologue)
+}
+
+_ELEM_BYTES = {"fp32": 4, "float32": 4, "fp16": 2, "float16": 2, "bf16": 2, "bfloat16": 2}
+
+
+def _profile(profile):
+    if profile is None:
+        from . import sim
+
+        profile = sim.current_profile()
+    return profile
+
+
+def _block_time(c, prof, bw, double_buffer, a):
+    clock = float(prof["clock_hz"])
+    vbpc = float(prof["vector_bytes_per_cycle"])
+    nbytes = c["gm_read_bytes"] + c["gm_write_bytes"]
+    calls = c["dma_in"] + c["dma_out"]
+    t_mte = nbytes / bw + calls * a["DMA_ISSUE_CYCLES"] / clock
+    t_vec = (c["vector_repeats"] * 256.0 / vbpc + c["vector_instructions"] * a["VEC_ISSUE_CYCLES"]) / clock
+    t_s = ((c["scalar_ub_reads"] + c["scalar_ub_writes"]) * a["SCALAR_UB_CYCLES"]
+           + c["scalar_gm_reads"] * a["SCALAR_GM_CYCLES"]) / clock
+    tiles = max(1, c["dma_out"])
+    if double_buffer:
+        # k tiles in a two-stage pipeline: the longer stage runs back to back, the shorter
+        # one shows once (the first copy-in or the last compute); k = 1 hides nothing.
+        t = max(t_mte, t_vec + t_s) + min(t_mte, t_vec + t_s) / tiles
+    else:
+        t = t_mte + t_vec + t_s
+    return t, t_mte, t_vec, t_s
+
+
+def estimate(stats: dict, profile: Optional[dict] = None, min_bytes: Optional[int] = None,
+             double_buffer: bool = True, assumptions: Optional[dict] = None) -> dict:
+    """MODEL: the NPU time of the launch described by ``stats`` (ascend_xent.last_launch_stats())."""
+    prof = _profile(profile)
+    a = dict(ASSUMPTIONS, **(assumptions or {}))
+    hbm = float(prof["hbm_bytes_per_sec"])
+    cores = int(prof["vector_cores"])
+    blocks = [b for b in stats.get("per_block") or [] if (b["dma_in"] + b["dma_out"] + b["vector_instructions"])]
+    if not blocks:  # totals only: spread evenly over the blocks used
+        used = max(1, int(stats.get("blocks_used") or 1))
+        keys = ("gm_read_bytes", "gm_write_bytes", "dma_in", "dma_out", "vector_instructions", "vector_repeats",
+                "scalar_ub_reads", "scalar_ub_writes", "scalar_gm_reads")
+        blocks = [{k: stats.get(k, 0) / used for k in keys}] * used
+    active = len(blocks)
+    bw = min(a["PER_CORE_DMA_SHARE"] * hbm / cores, hbm / active)
+    per = [_block_time(b, prof, bw, double_buffer, a) for b in blocks]
+    k = max(range(active), key=lambda i: per[i][0])
+    t_core, t_mte, t_vec, t_s = per[k]
+    prologue = 1 if stats.get("prologue") else 0
+    t = a["LAUNCH_US"] * 1e-6 + a["SYNCALL_US"] * 1e-6 * prologue + t_core
+    if min_bytes is None:
+        min_bytes = stats.get("min_traffic_bytes")
+    floor = (min_bytes or 0) / hbm
+    return {
+        "label": "MODEL (assumed figures, not a measurement)",
+        "soc": prof.get("name"),
+        "seconds": t,
+        "hbm_floor_seconds": floor,
+        "roofline_fraction": floor / t if t > 0 else float("nan"),
+        "bound": "HBM/MTE" if t_mte >= t_vec + t_s else "vector/scalar",
+        "slowest_block": {"mte_s": t_mte, "vector_s": t_vec, "scalar_s": t_s, "total_s": t_core},
+        "active_blocks": active,
+        "bandwidth_per_block": bw,
+        "double_buffer": double_buffer,
+        "assumptions": a,
+    }
+
+
+def analytic(n: int, c: int, dtype: str, tile_rows: int, tile_cols: int, cores: int,
+             profile: Optional[dict] = None, double_buffer: bool = True, smoothing: bool = False,
+             assumptions: Optional[dict] = None) -> dict:
+    """MODEL of a hypothetical tiling (R x TC tiles dealt evenly to ``cores``), with the
+    kernel's per-tile work counted the way the simulator counts it: per tile two big DMAs and
+    one per-row input stage, Exp (+ 2 Casts for fp16/bf16), per row Muls (+ Adds with
+    smoothing), a few scalar accesses per row. For comparing tilings (docs/performance.md)."""
+    prof = dict(_profile(profile))
+    prof["vector_cores"] = prof.get("vector_cores", cores)
+    es = _ELEM_BYTES[dtype]
+    pitch = -(-tile_cols * es // 32) * 32 // es
+    row_tiles, col_tiles = -(-n // tile_rows), -(-c // tile_cols)
+    tiles = row_tiles * col_tiles
+    active = min(cores, tiles)
+    per_core = -(-tiles // active)
+    # the slowest core: per_core full tiles
+    elems = tile_rows * tile_cols
+    rep_w = -(-tile_rows * pitch * 4 // 256)              # fp32 repeats over the whole tile
+    rep_row = tile_rows * -(-tile_cols * 4 // 256)         # per-row ops
+    vec_instr = 1 + (2 if es == 2 else 0) + tile_rows * (2 if smoothing else 1)
+    repeats = rep_w * (1 + (2 if es == 2 else 0)) + rep_row * (2 if smoothing else 1)
+    block = {
+        "gm_read_bytes": per_core * (elems * es + tile_rows * 8),
+        "gm_write_bytes": per_core * elems * es,
+        "dma_in": per_core * 2, "dma_out": per_core,
+        "vector_instructions": per_core * vec_instr, "vector_repeats": per_core * repeats,
+        "scalar_ub_reads": per_core * tile_rows * 3, "scalar_ub_writes": per_core * tile_rows * 3,
+        "scalar_gm_reads": 0,
+    }
+    stats = {"per_block": [block] * active, "prologue": 0, "min_traffic_bytes": n * c * 2 * es}
+    prof["vector_cores"] = cores
+    r = estimate(stats, prof, double_buffer=double_buffer, assumptions=assumptions)
+    r.update({"tile_rows": tile_rows, "tile_cols": tile_cols, "tiles": tiles, "tiles_per_core": per_core})
+    return r
+
+
+def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0, weight: bool = False,
+               zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None) -> dict:
+    """Runs the case once on the simulator (NumPy inputs) and models it from the counters."""
+    import numpy as np
+
+    from . import _ops, sim
+
+    if soc is not None:
+        sim.set_soc(soc)
+    es = _ELEM_BYTES[dtype]
+    if es == 2 and dtype in ("bf16", "bfloat16"):
+        import ml_dtypes
+
+        npdt = ml_dtypes.bfloat16
+    else:
+        npdt = np.float32 if es == 4 else np.float16
+    log_prob = np.full((n, c), -math.log(c), dtype=npdt)
+    target = (np.arange(n, dtype=np.int64) * 7919) % c
+    w = np.ones(c, dtype=np.float32) if weight else None
+    lse = np.full(n, 10.0, dtype=npdt) if zloss else None
+    grad = 1.0 if reduction != "none" else np.ones(n, dtype=npdt)
+    out = np.empty_like(log_prob)
+    _ops.cross_entropy_loss_grad(grad, log_prob, target, w, None, lse, reduction, -100, label_smoothing,
+                                 1e-4 if zloss else 0.0, out=out)
+    stats = sim.last_launch_stats()
+    prof = sim.current_profile()
+    min_bytes = n * c * 2 * es
+    res = {
+        "case": {"n": n, "c": c, "dtype": dtype, "label_smoothing": label_smoothing, "weight": weight,
+                 "zloss": zloss, "reduction": reduction},
+        "tiling": {k: stats.get(k) for k in ("mode", "tile_rows", "tile_cols", "row_tiles", "col_tiles",
+                                             "block_dim", "prologue")},
+        "traffic_ratio": (stats["gm_read_bytes"] + stats["gm_write_bytes"]) / min_bytes,
+        "model": estimate(stats, prof, min_bytes),
+        "model_single_buffer": estimate(stats, prof, min_bytes, double_buffer=False),
+    }
+    tr, tc = int(stats["tile_rows"]), int(stats["tile_cols"])
+    cores = int(prof["vector_cores"])
+    smoothing = label_smoothing > 0
+    alts = {"chosen": analytic(n, c, dtype, tr, tc, cores, prof, smoothing=smoothing)}
+    if tc == c and tr > 1:
+        alts["one row per tile"] = analytic(n, c, dtype, 1, c, cores, prof, smoothing=smoothing)
+    if tc < c:
+        # The widest tile UB holds (16 B per element for fp32 in/out double-buffered, 12 B for
+        # fp16/bf16 with the fp32 work tile; ~12.6 KB of scratch and stages): the fewest column
+        # tiles, which is what a tiling without the "feed every core" rule would pick.
+        per_elem = 16 if es == 4 else 12
+        widest = (int(prof["ub_bytes"]) - 12352 - 1024) // per_elem // (32 // es) * (32 // es)
+        k_min = -(-c // widest)
+        fewest = -(-c // k_min)
+        if fewest != tc:
+            alts["fewest column tiles"] = analytic(n, c, dtype, 1, fewest, cores, prof, smoothing=smoothing)
+        alts["half-width tiles"] = analytic(n, c, dtype, 1, max(1, tc // 2), cores, prof, smoothing=smoothing)
+    alts["chosen, single-buffered"] = analytic(n, c, dtype, tr, tc, cores, prof, double_buffer=False,
+                                               smoothing=smoothing)
+    res["what_if"] = {k: {"seconds": v["seconds"], "roofline_fraction": v["roofline_fraction"],
+                          "tiles": v["tiles"], "tile": f"{v['tile_rows']}x{v['tile_cols']}",
+                          "active_blocks": v["active_blocks"], "bound": v["bound"]} for k, v in alts.items()}
+    return res
+
+
+def format_report(res: dict) -> str:
+    m, s = res["model"], res["model_single_buffer"]
+    c, t = res["case"], res["tiling"]
+    lines = [
+        f"MODEL (assumed figures, not a measurement) for {c['dtype']} {c['n']}x{c['c']}"
+        f" ls={c['label_smoothing']:g} weight={c['weight']} zloss={c['zloss']} on {m['soc']}",
+        f"  tiling: {t['mode']} {t['tile_rows']} x {t['tile_cols']} ({t['row_tiles']} x {t['col_tiles']} tiles),"
+        f" blockDim {t['block_dim']}, prologue {bool(t['prologue'])}",
+        f"  GM traffic {res['traffic_ratio']:.4f} x the minimum N*C*(in+out)",
+        f"  modelled NPU time {m['seconds'] * 1e6:10.1f} us   ({m['bound']}-bound, {m['active_blocks']} blocks)",
+        f"  HBM roofline      {m['hbm_floor_seconds'] * 1e6:10.1f} us   -> {m['roofline_fraction'] * 100:5.1f}% of the roofline",
+        f"  single-buffered   {s['seconds'] * 1e6:10.1f} us   ({s['roofline_fraction'] * 100:5.1f}%)",
+        "  what-if tilings (analytic MODEL, same assumptions):",
+    ]
+    for k, v in res["what_if"].items():
+        lines.append(f"    {k:<26} {v['tile']:>12} {v['tiles']:>7} tiles on {v['active_blocks']:>2} blocks:"
+                     f" {v['seconds'] * 1e6:10.1f} us ({v['roofline_fraction'] * 100:5.1f}%, {v['bound']})")
+    a = m["assumptions"]
+    lines.append("  assumed: " + ", ".join(f"{k}={v}" for k, v in a.items()))
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+// ascend_xent._C, simulator build: the simulated SoC (profiles, set_soc/cores/threads),
+// the simulator's launch counters and its violations. See bindings_backend.h.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "ascend_sim/sim.h"
+#include "ascend_xent/launch_info.h"
+#include "bindings_backend.h"
+
+namespace py = pybind11;
+
+namespace xent_py {
+
+namespace {
+
+// The last launch, kept process-wide: a torch backward runs on autograd's own thread,
+// while ascend_sim::last_launch_stats() is per calling thread.
+struct LastLaunch {
+    bool valid = false;
+    ascend_sim::LaunchStats stats;
+    ascend_xent::LaunchInfo info{};
+    double wallSeconds = 0.0;
+};
+std::mutex g_lastMutex;
+LastLaunch g_last;
+
+py::dict counters_dict(const ascend_sim::KernelCounters& c) {
+    py::dict d;
+    d["gm_read_bytes"] = c.gmReadBytes;
+    d["gm_write_bytes"] = c.gmWriteBytes;
+    d["dma_in"] = c.dmaIn;
+    d["dma_out"] = c.dmaOut;
+    d["scalar_gm_reads"] = c.scalarGmReads;
+    d["scalar_gm_writes"] = c.scalarGmWrites;
+    d["scalar_ub_reads"] = c.scalarUbReads;
+    d["scalar_ub_writes"] = c.scalarUbWrites;
+    d["vector_instructions"] = c.vectorInstructions;
+    d["vector_repeats"] = c.vectorRepeats;
+    d["ub_peak_bytes"] = c.ubPeakBytes;
+    py::dict byOp;
+    for (const auto& kv : c.vectorRepeatsByOp) byOp[py::str(kv.first)] = kv.second;
+    d["vector_repeats_by_op"] = byOp;
+    return d;
+}
+
+py::object last_launch_stats() {
+    LastLaunch l;
+    {
+        std::lock_guard<std::mutex> lock(g_lastMutex);
+        l = g_last;
+    }
+    if (!l.valid) return py::none();
+    py::dict d;
+    d["kernel"] = l.stats.kernel;
+    d["soc"] = l.stats.soc;
+    d["block_dim"] = l.stats.blockDim;
+    d["blocks_used"] = l.stats.blocksUsed;
+    d["host_threads"] = l.stats.hostThreads;
+    for (auto item : launch_info_dict(l.info)) d[item.first] = item.second;
+    py::dict total = counters_dict(l.stats.total);
+    for (auto item : total) d[item.first] = item.second;
+    py::list perBlock;
+    for (const auto& c : l.stats.perBlock) perBlock.append(counters_dict(c));
+    d["per_block"] = perBlock;
+    d["wall_seconds"] = l.wallSeconds;
+    return d;
+}
+
+py::dict profile_dict(const ascend_sim::SocProfile& p) {
+    py::dict d;
+    d["name"] = p.name;
+    d["soc_version"] = p.socVersion;
+    d["npu_arch"] = p.npuArch;
+    d["vector_cores"] = p.vectorCores;
+    d["ub_bytes"] = p.ubBytes;
+    d["lib_api_workspace_bytes"] = p.libApiWorkspaceBytes;
+    d["hbm_bytes_per_sec"] = p.hbmBytesPerSec;
+    d["clock_hz"] = p.clockHz;
+    d["vector_bytes_per_cycle"] = p.vectorBytesPerCycle;
+    return d;
+}
+
+}  // namespace
+
+const char* backend_name() { return "sim"; }
+
+bool binding_may_own_workspace() { return true; }  // the simulator's launch is synchronous
+
+void record_launch(double wallSeconds) {
+    ascend_sim::LaunchStats stats = ascend_sim::last_launch_stats();
+    ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
+    std::lock_guard<std::mutex> lock(g_lastMutex);
+    g_last.valid = true;
+    g_last.stats = std::move(stats);
+    g_last.info = info;
+    g_last.wallSeconds = wallSeconds;
+}
+
+std::optional<std::string> backend_error_message(const std::exception& e) {
+    if (dynamic_cast<const ascend_sim::SimViolation*>(&e))
+        return std::string("simulator violation: ") + e.what();
+    return std::nullopt;
+}
+
+void register_backend(py::module_& m) {
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const ascend_sim::SimViolation& e) {
+            PyErr_SetString(PyExc_RuntimeError, (std::string("simulator violation: ") + e.what()).c_str());
+        }
+    });
+    m.def("profiles", []() {
+        py::list l;
+        for (const auto& p : ascend_sim::profiles()) l.append(profile_dict(p));
+        return l;
+    });
+    m.def("current_profile", []() { return profile_dict(ascend_sim::current_profile()); });
+    m.def("set_soc", [](std::optional<std::string> name) {
+        // "" (None) restores ASCEND_XENT_SOC or the simulator's default.
+        ascend_sim::set_soc(name ? *name : std::string());
+    }, py::arg("name"));
+    m.def("set_cores", [](uint32_t n) { ascend_sim::set_cores(n); }, py::arg("n"));
+    m.def("set_threads", [](uint32_t n) { ascend_sim::set_threads(n); }, py::arg("n"));
+    m.def("host_threads", []() { return ascend_sim::host_threads(); });
+    m.def("last_launch_stats", &last_launch_stats);
+}
+
+}  // namespace xent_py
