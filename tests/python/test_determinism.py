@@ -13,6 +13,9 @@ import pytest
 import ascend_xent as ax
 from conftest import make_case
 
+# NumPy inputs and simulator settings (cores, threads, counters): the sim backend only.
+pytestmark = pytest.mark.requires_sim
+
 CORES = (1, 7, 40, 48)
 THREADS = (1, 2)
 
@@ -77,8 +80,6 @@ def test_environment_variables_give_the_same_bits(tmp_path):
     code = f"""
 import numpy as np, ascend_xent as ax, sys
 
-# NumPy inputs and simulator settings (cores, threads, counters): the sim backend only.
-pytestmark = pytest.mark.requires_sim
 d = dict(np.load({str(tmp_path / 'in.npz')!r}))
 out = ax.cross_entropy_loss_grad(d['grad_loss'], d['log_prob'], d['target'], d['weight'], None,
                                  d['lse_for_zloss'], 'mean', -100, 0.1, 1e-2)
