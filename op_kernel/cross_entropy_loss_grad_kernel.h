@@ -142,7 +142,10 @@ private:
 
     __aicore__ inline void Compute(int64_t index, int32_t stage) {
         const Tile g = TileAt(index);
-        const int32_t n = static_cast<int32_t>(g.rows * t_.rowPitch);  // whole rows, pitch included
+        // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail), not the
+        // pitch padding after the last row (column-split mode's shorter last column tile).
+        const int64_t perBlock = 32 / static_cast<int64_t>(sizeof(T));
+        const int32_t n = static_cast<int32_t>((g.rows - 1) * t_.rowPitch + (g.cols + perBlock - 1) / perBlock * perBlock);
         AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
         AscendC::LocalTensor<T> y = outQ_.template AllocTensor<T>();
         AscendC::LocalTensor<float> p = WorkTile(y);

@@ -99,11 +99,17 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
     ++b.ctr.vectorInstructions;
     b.ctr.vectorRepeats += repeats;
     b.repeatsByOp[size_t(op)] += repeats;
+    if (b.initcheck)
+        for (int i = 0; i < n; ++i)
+            if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + args[i].bytes);
     const Instr in = b.hz.issue(P_V, api);
     for (int i = 0; i < n; ++i)
         if (!args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
     for (int i = 0; i < n; ++i)
-        if (args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
+        if (args[i].write) {
+            b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
+            if (b.initcheck) b.init.mark(off[i], off[i] + args[i].bytes);
+        }
     return true;
 }
 
@@ -115,6 +121,7 @@ void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes) {
     const Instr in = b.hz.issue(P_S, api);
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
     b.hz.access(api, in, Space::UB, off, off + bytes, true);
+    if (b.initcheck) b.init.mark(off, off + bytes);
     const Clock s = b.hz.snapshot(P_S);
     b.hz.join(P_V, s);
     b.hz.join(P_MTE3, s);
@@ -127,8 +134,10 @@ void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
         fail(api, "operand outside this block's UB", "the LocalTensor does not lie in this block's UB");
     write ? ++b.ctr.scalarUbWrites : ++b.ctr.scalarUbReads;
     const uint64_t off = uint64_t(q - b.ub);
+    if (!write) init_read(api, b, nullptr, off, off + bytes);
     const Instr in = b.hz.issue(P_S, api);
     b.hz.access(api, in, Space::UB, off, off + bytes, write);
+    if (write && b.initcheck) b.init.mark(off, off + bytes);
 }
 
 void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
@@ -173,10 +182,11 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
 }
 
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
-         uint64_t payload) {
+         uint64_t payload, const UbBlocks& blocks) {
     Block& b = cur(api);
     const uint64_t off = check_ub_operand(api, b, ub, toUb ? "the UB destination" : "the UB source");
     check_gm(api, toUb ? "GM->UB read of" : "UB->GM write of", gm, gmSpan);
+    if (!toUb) init_read_blocks(api, b, "source", off, blocks);
     b.used = true;
     if (toUb) {
         b.ctr.gmReadBytes += payload;
@@ -192,6 +202,7 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     if (toUb) {
         b.hz.access(api, in, Space::GM, lo, hi, false);
         b.hz.access(api, in, Space::UB, off, off + ubSpan, true);
+        init_write_blocks(b, off, blocks);
     } else {
         b.hz.access(api, in, Space::UB, off, off + ubSpan, false);
         b.hz.access(api, in, Space::GM, lo, hi, true);

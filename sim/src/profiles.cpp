@@ -1,4 +1,4 @@
-// SoC profiles and the run-time settings (SoC, core count, host threads).
+// SoC profiles and the run-time settings (SoC, core count, host threads, initcheck).
 // Setters win over the environment; both are read at each query.
 #include <atomic>
 #include <cstdlib>
@@ -30,6 +30,7 @@ std::mutex g_mu;
 std::string g_soc;                  // "" = env or default
 std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
+std::atomic<int> g_initcheck{-1};   // -1 = env or on
 
 uint32_t env_u32(const char* name) {
     const char* v = std::getenv(name);
@@ -90,6 +91,19 @@ uint32_t host_threads() {
     if (!n) n = env_u32("ASCEND_XENT_THREADS");
     if (!n) n = std::thread::hardware_concurrency();
     return n ? n : 1;
+}
+
+void set_initcheck(int on) { g_initcheck = on < 0 ? -1 : (on ? 1 : 0); }
+
+bool initcheck_enabled() {
+    const int v = g_initcheck.load();
+    if (v >= 0) return v == 1;
+    const char* e = std::getenv("ASCEND_XENT_INITCHECK");
+    if (!e || !*e) return true;
+    const std::string s(e);
+    if (s == "1") return true;
+    if (s == "0") return false;
+    throw std::invalid_argument("[ascend_sim] ASCEND_XENT_INITCHECK=" + s + " is not 0 or 1");
 }
 
 }  // namespace ascend_sim

@@ -103,6 +103,7 @@ int32_t tpipe_create(const char* api) {
         fail(api, "more than one TPipe", "a second TPipe while another is live; a kernel has exactly one TPipe");
     b.livePipe = ++b.pipeSerial;
     ++b.pipeGen;
+    b.init.clear();
     b.ubNext = 0;
     b.bufCount = 0;
     return b.livePipe;
@@ -117,6 +118,7 @@ void tpipe_destroy(int32_t pipeId) noexcept {
         b->pipeLeak = std::to_string(n) + " tensor(s) still allocated when the TPipe was destroyed, first: " + first;
     b->livePipe = -1;
     ++b->pipeGen;
+    b->init.clear();
     for (auto& c : b->liveByPos) c = 0;
 }
 
@@ -127,6 +129,7 @@ void tpipe_reset(const char* api, int32_t pipeId) {
     if (uint32_t n = live_tensors(b, &first))
         fail(api, "tensors still allocated", "%u tensor(s) still allocated, first: %s", n, first.c_str());
     ++b.pipeGen;
+    b.init.clear();  // every UB byte is undefined again
     b.ubNext = 0;
     b.bufCount = 0;
     for (auto& c : b.liveByPos) c = 0;

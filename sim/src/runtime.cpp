@@ -199,8 +199,10 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     b.ub = ub;
     b.ubUsable = L.prof.ubBytes;
     b.ubTotal = L.prof.ubBytes + 8192;
-    // AllocTensor returns undefined contents: make misuse visible (NaN). The API
-    // reserve now; the InitBuffer part when InitBuffer first hands it out (queues.cpp).
+    b.initcheck = L.initcheck;
+    // Unwritten UB reads as 0xFF bytes (NaN; what the initcheck, when switched off,
+    // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
+    // first hands it out (queues.cpp).
     std::memset(ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
     tls_block = &b;
     t_ctx = &ctx;
@@ -327,6 +329,11 @@ void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbR
         fail(api, "usedCores not modelled",
              "usedCores %d (a subset of the %u blocks) is not modelled by the simulator; use 0 (all blocks)",
              usedCores, b.num);
+    // The soft barrier writes its flags through ubWorkspace (defined afterwards).
+    if (b.initcheck) {
+        const uint64_t off = uint64_t(static_cast<const uint8_t*>(ub.p) - b.ub);
+        if (off < b.ubTotal) b.init.mark(off, off + need);
+    }
     barrier(api, b);
 }
 
@@ -345,6 +352,7 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
     L.blockDim = blockDim;
     L.threads = host_threads();
     L.threadPerBlock = blockDim <= L.prof.vectorCores;
+    L.initcheck = initcheck_enabled();
     L.freeSlots = L.threads;
     L.perBlock.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);

@@ -47,7 +47,7 @@ XTEST(datacopypad_gm_to_ub_padding_and_strides) {
             XCHECK_EQ(t.GetValue(r * 16 + 6), -1.0f);
             XCHECK_EQ(t.GetValue(r * 16 + 7), -1.0f);
         }
-        XCHECK(std::isnan(t.GetValue(8)));  // the 32 B gap is untouched (UB starts as 0xFF bytes)
+        // The 32 B gap is untouched: reading it is an uninitialised read (initcheck_test.cpp).
         const auto s = ascend_sim::last_launch_stats();
         (void)s;
     });

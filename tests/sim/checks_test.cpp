@@ -327,6 +327,8 @@ XTEST(vec_reduce_count_range) {
     XCHECK_THROWS_WITH(one([] {
                            Calc c(4096);
                            auto t = c.get<float>();
+                           Duplicate(t, 1.0f, 1024);
+                           PipeBarrier<PIPE_V>();
                            ReduceMax(t, t[64], t[32], 64, true);  // tmp t[32] holds 32 floats: ok; src ok
                            PipeBarrier<PIPE_V>();
                            ReduceMax(t, t[64], t[960], 8192);

@@ -50,7 +50,7 @@ void sum_gm(float* p, uint32_t count, float* sum) {
         ReduceSum(r, x, w.Get<float>(), int32_t(count));
         SetFlag<HardEvent::V_MTE3>(0);
         WaitFlag<HardEvent::V_MTE3>(0);
-        DataCopy(s, r, 8);
+        DataCopyPad(s, r, DataCopyExtParams{1, 4, 0, 0, 0});  // r[0] only: ReduceSum wrote nothing else
     });
 }
 

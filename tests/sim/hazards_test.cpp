@@ -236,7 +236,7 @@ XTEST(reducesum_result_readable_by_scalar_without_flag) {
         PipeBarrier<PIPE_V>();
         ReduceSum(t[256], t, t[384], 256);
         XCHECK_EQ(t[256].GetValue(0), 256.0f);
-        Muls(t[264], t[256], 2.0f, 8);  // V after the scalar store: ordered by the internal S_V
+        Muls(t[264], t[256], 2.0f, 1);  // V after the scalar store: ordered by the internal S_V
     });
 }
 

@@ -43,6 +43,7 @@ struct VecArg {
     uint64_t bytes;     // bytes the instruction touches, from the start of t
     const char* role;   // "dst", "src0", ...
     bool write;
+    bool initcheck = true;  // false: the read bytes are checked by the caller (Gather's src)
 };
 // A vector instruction: positions, 32 B alignment, count vs sizes, overlap,
 // pipe hazards (PIPE_V) and counters. count<0 and count==0 handled here; returns
@@ -54,6 +55,13 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
 void vec_check_operand(const char* api, const VecArg& a);
 // The scalar store ReduceSum/ReduceMax do after their internal V_S; S_V; S_MTE3 syncs.
 void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes);
+// initcheck bookkeeping for bytes an instruction writes outside its VecArgs
+// (ReduceMax's sharedTmpBuffer).
+void ub_written(const char* api, const void* p, uint64_t bytes);
+// initcheck of a Gather source: exactly the gathered elements, src[(base + offsets[i]) / elemSize].
+// O(log n) when all of src is written; otherwise one lookup per element.
+void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uint32_t base, uint32_t count,
+                 uint32_t elemSize);
 
 // ---- scalar accesses ----
 void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write);
@@ -67,11 +75,20 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
 void dcci(const char* api, const void* gm, bool entire);
 
 // ---- DMA ----
+// The UB bytes of a DMA, relative to the LocalTensor's start: block i covers
+// [i*pitch, i*pitch + span); of it, [i*pitch + lo, i*pitch + hi) holds defined
+// data (GM->UB: the rest of the block is written with undefined bytes, e.g.
+// DataCopyPad's pads without isPad). UB->GM reads [i*pitch + lo, i*pitch + hi).
+struct UbBlocks {
+    uint64_t count, pitch, span, lo, hi;
+    static UbBlocks contiguous(uint64_t bytes) { return {1, bytes, bytes, 0, bytes}; }
+};
 // A GM<->UB transfer: hull of the GM bytes touched [gm.p, gm.p + gmSpan), UB
-// [ub.p, ub.p + ubSpan), payload bytes for the counters. Checks GM bounds,
-// records hazards (MTE2 or MTE3) and the DCache rules.
+// [ub.p, ub.p + ubSpan) (the hull of `blocks`), payload bytes for the counters.
+// Checks GM bounds, records hazards (MTE2 or MTE3) and the DCache rules, and
+// the initcheck state of the UB blocks (written, or read).
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
-         uint64_t payload);
+         uint64_t payload, const UbBlocks& blocks);
 
 // ---- sync ----
 void set_flag(const char* api, uint8_t hardEvent, int32_t id);

@@ -92,7 +92,8 @@ void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const Global
     const uint64_t ubPitch = toUb ? dstPitch : srcPitch, gmPitch = toUb ? srcPitch : dstPitch;
     const uint64_t ubSpan = (p.blockCount - 1) * ubPitch + blk, gmSpan = (p.blockCount - 1) * gmPitch + blk;
     check_ub_fit(api, toUb ? "UB destination" : "UB source", ubSpan, ub.ub_ref().dataLen, p.blockCount, ubPitch);
-    ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount);
+    ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount,
+                            {p.blockCount, ubPitch, blk, 0, blk});
     auto* u = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
     auto* g = reinterpret_cast<uint8_t*>(gm.raw());
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -135,7 +136,13 @@ void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor
     const uint64_t ubPitch = ubBlock + dstStrideBlocks * 32, gmPitch = blockLen + srcStrideBytes;
     const uint64_t ubSpan = (blockCount - 1) * ubPitch + ubBlock, gmSpan = (blockCount - 1) * gmPitch + blockLen;
     check_ub_fit(api, "UB destination", ubSpan, dst.ub_ref().dataLen, blockCount, ubPitch);
-    ascend_sim::detail::dma(api, true, src.gm_ref(), gmSpan, dst.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount);
+    // initcheck: the whole 32 B-rounded block is defined (data, pads and tail)
+    // unless its pads hold undefined bytes (padding without isPad).
+    const bool allDefined = isPad || (l == 0 && r == 0);
+    const uint64_t defLo = allDefined ? 0 : uint64_t(l) * sizeof(T);
+    const uint64_t defHi = allDefined ? ubBlock : defLo + blockLen;
+    ascend_sim::detail::dma(api, true, src.gm_ref(), gmSpan, dst.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
+                            {blockCount, ubPitch, ubBlock, defLo, defHi});
     auto* u = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
     const auto* g = reinterpret_cast<const uint8_t*>(src.raw());
     const uint64_t n = blockLen / sizeof(T), total = ubBlock / sizeof(T);
@@ -163,7 +170,8 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
     const uint64_t ubPitch = roundup32(blockLen) + srcStrideBlocks * 32, gmPitch = blockLen + dstStrideBytes;
     const uint64_t ubSpan = (blockCount - 1) * ubPitch + blockLen, gmSpan = (blockCount - 1) * gmPitch + blockLen;
     check_ub_fit(api, "UB source", ubSpan, src.ub_ref().dataLen, blockCount, ubPitch);
-    ascend_sim::detail::dma(api, false, dst.gm_ref(), gmSpan, src.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount);
+    ascend_sim::detail::dma(api, false, dst.gm_ref(), gmSpan, src.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
+                            {blockCount, ubPitch, blockLen, 0, blockLen});
     const auto* u = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
     auto* g = reinterpret_cast<uint8_t*>(dst.raw());
     for (uint32_t i = 0; i < blockCount; ++i) std::memcpy(g + i * gmPitch, u + i * ubPitch, blockLen);
@@ -184,7 +192,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
                                  (unsigned long long)(bytes / 32 * 32));
     if (bytes == 0) return;
     sim_copy::check_ub_fit("DataCopy", "UB destination", bytes, dst.ub_ref().dataLen, 1, bytes);
-    ascend_sim::detail::dma("DataCopy", true, src.gm_ref(), bytes, dst.ub_ref(), bytes, bytes);
+    ascend_sim::detail::dma("DataCopy", true, src.gm_ref(), bytes, dst.ub_ref(), bytes, bytes,
+                            ascend_sim::detail::UbBlocks::contiguous(bytes));
     std::memcpy(dst.GetPhyAddr(), src.raw(), bytes);
 }
 
@@ -199,7 +208,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
                                  (unsigned long long)(bytes / 32 * 32));
     if (bytes == 0) return;
     sim_copy::check_ub_fit("DataCopy", "UB source", bytes, src.ub_ref().dataLen, 1, bytes);
-    ascend_sim::detail::dma("DataCopy", false, dst.gm_ref(), bytes, src.ub_ref(), bytes, bytes);
+    ascend_sim::detail::dma("DataCopy", false, dst.gm_ref(), bytes, src.ub_ref(), bytes, bytes,
+                            ascend_sim::detail::UbBlocks::contiguous(bytes));
     std::memcpy(dst.raw(), src.GetPhyAddr(), bytes);
 }
 

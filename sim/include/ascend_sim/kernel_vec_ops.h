@@ -212,6 +212,8 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
     const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
     sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, 1, true);
+    // The tmp buffer holds the first-pass maxima: written (then read) by the instruction itself.
+    sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
     T m;
     uint32_t idx;
     sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
@@ -259,7 +261,7 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     sim_vec::check_cmp_bytes<T>("Compare", count);
     sim_vec::check_cmp_mode<T>("Compare", cmpMode);
     const sim_vec::d::VecArg a[3] = {sim_vec::arg(src0, count, "src0", false), sim_vec::arg(src1, count, "src1", false),
-                                     {dst.ub_ref(), uint32_t(sizeof(U)), count / 8, "dst", true}};
+                                     {dst.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "dst", true}};
     if (!sim_vec::d::vec_instr("Compare", sim_vec::d::VecOp::Compare, count, sizeof(T), a, 3, false)) return;
     sim_vec::num::compare(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src0.GetPhyAddr(), src1.GetPhyAddr(), cmpMode,
                           size_t(count));
@@ -274,7 +276,7 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
     sim_vec::check_cmp_bytes<T>("CompareScalar", count);
     sim_vec::check_cmp_mode<T>("CompareScalar", cmpMode);
     const sim_vec::d::VecArg a[2] = {sim_vec::arg(src0, count, "src0", false),
-                                     {dst.ub_ref(), uint32_t(sizeof(U)), count / 8, "dst", true}};
+                                     {dst.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "dst", true}};
     if (!sim_vec::d::vec_instr("CompareScalar", sim_vec::d::VecOp::CompareScalar, count, sizeof(T), a, 2, false))
         return;
     sim_vec::num::compare_scalar(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src0.GetPhyAddr(), src1Scalar, cmpMode,
@@ -330,7 +332,7 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
     static_assert(sim_vec::one_of_v<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
                   "Gather: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
     const sim_vec::d::VecArg a[3] = {sim_vec::arg(srcOffset, count, "srcOffset", false),
-                                     {src.ub_ref(), uint32_t(sizeof(T)), src.ub_ref().dataLen, "src", false},
+                                     {src.ub_ref(), uint32_t(sizeof(T)), src.ub_ref().dataLen, "src", false, false},
                                      sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Gather", sim_vec::d::VecOp::Gather, count, sizeof(T), a, 3, false)) return;
     const int64_t bad = sim_vec::num::gather(dst.GetPhyAddr(), src.GetPhyAddr(), srcOffset.GetPhyAddr(), srcBaseAddr,
@@ -341,6 +343,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
                          "%u B",
                          (long long)bad, srcOffset.GetPhyAddr()[bad], srcBaseAddr, unsigned(sizeof(T)),
                          src.ub_ref().dataLen);
+    // initcheck: exactly the gathered elements (the hazard model records all of src).
+    sim_vec::d::gather_read("Gather", src.ub_ref(), srcOffset.GetPhyAddr(), srcBaseAddr, count, uint32_t(sizeof(T)));
 }
 
 }  // namespace AscendC

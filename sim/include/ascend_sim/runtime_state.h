@@ -137,6 +137,58 @@ private:
     Map m_;
 };
 
+// ---- uninitialised UB reads (initcheck.cpp) ----
+
+// The UB bytes written since the TPipe's InitBuffer (msSanitizer's initcheck:
+// per-byte defined/undefined state, kept here as disjoint, coalesced [lo, hi)
+// intervals, key lo -> hi). O(log n) per query or update. A few recently found
+// intervals are cached: marks only grow intervals, so a cached one stays
+// fully written until unmark/clear, and the steady state (buffers written once,
+// then read and rewritten in place) costs a few compares per operand.
+class InitShadow {
+public:
+    using Map = std::map<uint64_t, uint64_t, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, uint64_t>>>;
+    InitShadow() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) {}
+    // Were all bytes of [lo, hi) written?
+    bool written(uint64_t lo, uint64_t hi) { return cached(lo, hi) || first_unwritten(lo, hi) == hi; }
+    // The first byte of [lo, hi) never written, hi if none.
+    uint64_t first_unwritten(uint64_t lo, uint64_t hi);
+    // [lo, hi) now holds defined bytes.
+    void mark(uint64_t lo, uint64_t hi) {
+        if (!cached(lo, hi)) mark_slow(lo, hi);
+    }
+    // [lo, hi) now holds undefined bytes (written with garbage).
+    void unmark(uint64_t lo, uint64_t hi);
+    void clear() {
+        m_.clear();
+        forget();
+    }
+    size_t intervals() const { return m_.size(); }
+
+private:
+    static constexpr int kCache = 4;
+    bool cached(uint64_t lo, uint64_t hi) const {
+        for (int i = 0; i < kCache; ++i)
+            if (lo >= cache_[i].lo && hi <= cache_[i].hi) return true;
+        return false;
+    }
+    void remember(uint64_t lo, uint64_t hi) {
+        cache_[next_] = {lo, hi};
+        next_ = (next_ + 1) % kCache;
+    }
+    void forget() {
+        for (auto& c : cache_) c = {0, 0};
+    }
+    void mark_slow(uint64_t lo, uint64_t hi);
+    std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
+    Map m_;
+    struct Range {
+        uint64_t lo, hi;
+    };
+    Range cache_[kCache] = {};  // fully written ranges (empty when lo == hi)
+    int next_ = 0;
+};
+
 enum class Space : uint8_t { UB, GM };
 
 class HazardTracker {
@@ -221,6 +273,8 @@ struct Block {
     bool used = false;
 
     HazardTracker hz;
+    InitShadow init;         // UB bytes written since InitBuffer (cleared with the TPipe)
+    bool initcheck = true;   // the launch's initcheck setting
 
     // TPipe
     int32_t livePipe = -1;
@@ -255,6 +309,7 @@ struct Launch {
     uint32_t blockDim = 0;
     uint32_t threads = 1;
     bool threadPerBlock = true;
+    bool initcheck = true;
 
     std::mutex mu;
     std::condition_variable cv;      // SyncAll generations, abort
@@ -299,6 +354,16 @@ void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* o
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all);
 void dcache_end(Block& b);
+
+// initcheck.cpp: the initcheck of a UB read [lo, hi) (block offsets); role
+// names the operand in the message ("src", "source", nullptr for none).
+[[noreturn]] void init_report(const char* api, const char* role, uint64_t lo, uint64_t hi, uint64_t first);
+void init_read_blocks(const char* api, Block& b, const char* role, uint64_t base, const UbBlocks& k);
+void init_write_blocks(Block& b, uint64_t base, const UbBlocks& k);
+inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi) {
+    if (!b.initcheck || hi <= lo || b.init.written(lo, hi)) return;
+    init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
+}
 
 // events.cpp, queues.cpp: kernel-end checks of one block.
 void events_end(Block& b);

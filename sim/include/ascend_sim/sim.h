@@ -35,6 +35,10 @@ void set_soc(const std::string& name);  // std::invalid_argument on an unknown n
 void set_cores(uint32_t n);             // 0 = the profile's count
 void set_threads(uint32_t n);           // 0 = ASCEND_XENT_THREADS or all host cores
 uint32_t host_threads();
+// The uninitialised-UB-read check (initcheck), read at each launch:
+// set_initcheck(1 on / 0 off) > ASCEND_XENT_INITCHECK (1 or 0) > on. -1 = back to env/default.
+void set_initcheck(int on);
+bool initcheck_enabled();
 
 // ---- violations ---------------------------------------------------------------
 
