@@ -98,12 +98,12 @@ void add(void* p, size_t bytes, std::string name, bool owned) {
 }
 }  // namespace
 
-void* gm_alloc(size_t bytes, const char* name) {
+void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
     // aclrtMalloc semantics: 64-byte aligned; round up to 32 (+32 as CANN pads).
     const size_t sz = (bytes + 31) / 32 * 32 + 32;
     void* p = std::aligned_alloc(64, (sz + 63) / 64 * 64);
     if (!p) throw std::bad_alloc();
-    std::memset(p, 0, sz);
+    if (zeroed) std::memset(p, 0, sz);
     try {
         add(p, bytes, name ? name : "GmAlloc", true);
     } catch (...) {

@@ -61,8 +61,10 @@ private:
 // ---- GM ---------------------------------------------------------------------------
 
 // GM the kernels may touch: every GlobalTensor access must lie inside one
-// registered region. gm_alloc returns 64-byte aligned memory (as aclrtMalloc).
-void* gm_alloc(size_t bytes, const char* name = "GmAlloc");
+// registered region. gm_alloc returns 64-byte aligned memory (as aclrtMalloc),
+// zero-filled (as CANN's CPU-twin GmAlloc) unless zeroed is false (aclrtMalloc:
+// CANN leaves device memory uninitialised).
+void* gm_alloc(size_t bytes, const char* name = "GmAlloc", bool zeroed = true);
 void gm_free(void* p);  // SimViolation on a pointer not from gm_alloc, or freed twice
 
 // Registers caller-owned memory [p, p+bytes) as GM for its lifetime.
