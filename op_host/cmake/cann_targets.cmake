@@ -29,70 +29,26 @@ set(_xent_cann_libs
   tiling_api          # PlatformAscendC
   platform)
 
-add_library(ascend_xent_objects OBJECT
-  cross_entropy_loss_grad_tiling.cpp
-  cross_entropy_loss_grad_checks.cpp
-  aclnn_cross_entropy_loss_grad.cpp
-  error_report.cpp
-  platform_info_cann.cpp
-  launch_cann.cpp
-)
-set_target_properties(ascend_xent_objects PROPERTIES POSITION_INDEPENDENT_CODE ON)
-target_include_directories(ascend_xent_objects
-  PUBLIC
-    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
-    ${ASCEND_CANN_PACKAGE_PATH}/include
-  PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}
-    ${XENT_ROOT}/op_kernel)
+xent_add_objects(SOURCES platform_info_cann.cpp launch_cann.cpp
+                 PUBLIC_INCLUDES ${ASCEND_CANN_PACKAGE_PATH}/include)
 # For the generated launcher header (the kernel target's interface include directory).
 target_link_libraries(ascend_xent_objects PRIVATE ascend_xent_kernel)
-target_compile_options(ascend_xent_objects PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra>)
 target_compile_definitions(ascend_xent_objects PRIVATE ASCEND_XENT_WITH_CANN=1)
-if(ASCEND_XENT_ACLNN_ALIAS)
-  target_compile_definitions(ascend_xent_objects PRIVATE ASCEND_XENT_ACLNN_ALIAS=1)
-endif()
 
-function(xent_cann_library name kind)
-  add_library(${name} ${kind} $<TARGET_OBJECTS:ascend_xent_objects>)
-  target_include_directories(${name} PUBLIC
-    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-    ${ASCEND_CANN_PACKAGE_PATH}/include)
-  target_link_directories(${name} PUBLIC ${ASCEND_CANN_PACKAGE_PATH}/lib64)
+xent_add_libraries()
+foreach(_lib ascend_xent ascend_xent_static)
+  target_include_directories(${_lib} PUBLIC ${ASCEND_CANN_PACKAGE_PATH}/include)
+  target_link_directories(${_lib} PUBLIC ${ASCEND_CANN_PACKAGE_PATH}/lib64)
   # Consumers (the Python binding) can tell the two builds apart.
-  target_compile_definitions(${name} PUBLIC ASCEND_XENT_WITH_CANN=1)
-  target_compile_features(${name} PUBLIC cxx_std_17)
-endfunction()
-
-xent_cann_library(ascend_xent SHARED)
-xent_cann_library(ascend_xent_static STATIC)
-set_target_properties(ascend_xent_static PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_compile_definitions(${_lib} PUBLIC ASCEND_XENT_WITH_CANN=1)
+endforeach()
 # Callers create tensors and device memory themselves (nnopbase, ascendcl): PUBLIC.
 target_link_libraries(ascend_xent PRIVATE ascend_xent_kernel PUBLIC nnopbase ascendcl runtime tiling_api platform
                       Threads::Threads)
 target_link_libraries(ascend_xent_static PUBLIC ${_xent_cann_libs} Threads::Threads)
-set_target_properties(ascend_xent PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
-add_library(ascend_xent::ascend_xent ALIAS ascend_xent)
-add_library(ascend_xent::ascend_xent_static ALIAS ascend_xent_static)
 
 # ---- install: the shared library, the API headers and the CMake package ----
-include(CMakePackageConfigHelpers)
-install(TARGETS ascend_xent EXPORT ascend_xentTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/aclnnop include/ascend_xent DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT ascend_xentTargets NAMESPACE ascend_xent::
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ascend_xent)
-configure_package_config_file(cmake/ascend_xentConfig.cmake.in
-  ${CMAKE_CURRENT_BINARY_DIR}/ascend_xentConfig.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ascend_xent)
-write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ascend_xentConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ascend_xentConfig.cmake
-              ${CMAKE_CURRENT_BINARY_DIR}/ascend_xentConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ascend_xent)
+xent_install_package()
 
 # The simulator-backed tests (tests/op_host, tests/op_kernel) need the simulator
 # build of ascend_xent; sim/'s own tests still run. On the NPU the example

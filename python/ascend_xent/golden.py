@@ -73,6 +73,26 @@ def _row_vector(x, n: int, name: str) -> np.ndarray:
     return a
 
 
+def _host_array(x) -> np.ndarray:
+    """``x`` as a NumPy array; a torch tensor is first detached into float64 on the host."""
+    if hasattr(x, "detach") and hasattr(x, "cpu"):
+        x = _f64(x)
+    return np.asarray(x)
+
+
+def _valid_targets(t, ignore_index, c):
+    """``(valid, tc)``: the rows not ignored, and the targets with ignored rows sent to class 0.
+
+    Raises ValueError for a non-ignored target outside ``[0, c)``.
+    """
+    valid = t != int(ignore_index)
+    bad = valid & ((t < 0) | (t >= c))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"target[{i}] = {int(t[i])} is out of range [0, {c}) and is not ignore_index")
+    return valid, np.where(valid, t, 0)
+
+
 def _row_coefficients(grad_loss, target, weight, grad_zloss, lse_for_zloss, reduction,
                       ignore_index, label_smoothing, lse_square_scale_for_zloss, n, c):
     """Per-row coefficients (valid, safe target, w, sum_w, nll, smooth, lse)."""
@@ -81,12 +101,7 @@ def _row_coefficients(grad_loss, target, weight, grad_zloss, lse_for_zloss, redu
     t = _i64(target).reshape(-1)
     if t.shape != (n,):
         raise ValueError(f"target: expected shape ({n},), got {t.shape}")
-    valid = t != int(ignore_index)
-    bad = valid & ((t < 0) | (t >= c))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"target[{i}] = {int(t[i])} is out of range [0, {c}) and is not ignore_index")
-    tc = np.where(valid, t, 0)
+    valid, tc = _valid_targets(t, ignore_index, c)
     w = np.ones(c) if weight is None else _f64(weight).reshape(-1)
     if w.shape != (c,):
         raise ValueError(f"weight: expected shape ({c},), got {w.shape}")
@@ -196,10 +211,7 @@ def check(actual, grad_loss, log_prob, target, weight=None, grad_zloss=None, lse
     """
     dt = dtype or _dtype_name(actual)
     rtol, atol = TOLERANCES[dt]
-    a_all = actual
-    if hasattr(a_all, "detach") and hasattr(a_all, "cpu"):
-        a_all = _f64(a_all)
-    a_all = np.asarray(a_all)
+    a_all = _host_array(actual)
     args = (grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss, reduction,
             ignore_index, label_smoothing, lse_square_scale_for_zloss)
     emax = dmax = excess = 0.0
@@ -261,12 +273,7 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
         raise ValueError(f"input: expected a 2-D (N, C) array, got shape {x.shape}")
     n, c = x.shape
     t = _i64(target).reshape(-1)
-    valid = t != int(ignore_index)
-    bad = valid & ((t < 0) | (t >= c))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"target[{i}] = {int(t[i])} is out of range [0, {c}) and is not ignore_index")
-    tc = np.where(valid, t, 0)
+    valid, tc = _valid_targets(t, ignore_index, c)
     w = np.ones(c) if weight is None else _f64(weight).reshape(-1)
     lp = log_softmax(x)
     lse = (x - lp)[:, 0] if c else np.zeros(n)
@@ -309,10 +316,7 @@ def compare(actual, expected, dtype=None, *, chunk_rows: int = 4096) -> dict:
     """
     dt = dtype or _dtype_name(actual)
     rtol, atol = TOLERANCES[dt]
-    a_all = actual
-    if hasattr(a_all, "detach") and hasattr(a_all, "cpu"):
-        a_all = _f64(a_all)
-    a_all = np.asarray(a_all)
+    a_all = _host_array(actual)
     e_all = np.asarray(expected, dtype=np.float64)
     if a_all.shape != e_all.shape:
         raise ValueError(f"shape mismatch: actual {a_all.shape} vs expected {e_all.shape}")

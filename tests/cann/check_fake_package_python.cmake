@@ -7,15 +7,8 @@
 # Nothing is linked: the fake package has no libraries.
 # Args: XENT_ROOT, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX, PYTHON (an interpreter with pybind11).
 set(_dir ${WORK_DIR}/build)
-if(DEFINED ENV{TMPDIR} AND IS_DIRECTORY "$ENV{TMPDIR}")
-  set(_tmp "$ENV{TMPDIR}")
-else()
-  set(_tmp /tmp)
-endif()
-string(MD5 _key "${WORK_DIR}")
-set(_pkg ${_tmp}/ascend_xent_fake_cann_${_key})
-file(REMOVE_RECURSE ${WORK_DIR} ${_pkg})
-file(COPY ${XENT_ROOT}/tests/cann/fake_cann_package/ DESTINATION ${_pkg})
+include(${CMAKE_CURRENT_LIST_DIR}/fake_package_util.cmake)
+xent_fresh_fake_package(_pkg)
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env --unset=ASCEND_TOOLKIT_HOME ASCEND_HOME_PATH=${_pkg}
           ${CMAKE_COMMAND} -S ${XENT_ROOT} -B ${_dir} -G ${GENERATOR} -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}
@@ -32,24 +25,9 @@ if(at EQUAL -1)
   message(FATAL_ERROR "ASCEND_XENT_CANN=AUTO with ASCEND_HOME_PATH set did not choose CANN:\n${out}")
 endif()
 
-file(GLOB_RECURSE build_files ${_dir}/build.ninja ${_dir}/*/build.make)
-set(text "")
-foreach(f ${build_files})
-  file(READ ${f} t)
-  string(APPEND text "${t}")
-endforeach()
-foreach(must python/src/bindings.cpp python/src/bindings_cann.cpp)
-  string(FIND "${text}" "${must}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "the CANN build's Python module does not compile ${must}")
-  endif()
-endforeach()
-foreach(mustnot python/src/bindings_sim.cpp acl_compat/src/acl_tensor.cpp)
-  string(FIND "${text}" "${mustnot}" at)
-  if(NOT at EQUAL -1)
-    message(FATAL_ERROR "the CANN build compiles ${mustnot}")
-  endif()
-endforeach()
+xent_expect_compiled(${_dir} "the CANN build's Python module"
+  MUST python/src/bindings.cpp python/src/bindings_cann.cpp
+  MUST_NOT python/src/bindings_sim.cpp acl_compat/src/acl_tensor.cpp)
 
 if(GENERATOR STREQUAL "Ninja")
   # Object files only: linking needs CANN's libraries.

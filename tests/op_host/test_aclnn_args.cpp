@@ -62,6 +62,22 @@ void ExpectFail(const Call& c, aclnnStatus status, const char* mentions) {
                         " mentioning \"" + mentions + "\"");
 }
 
+// A valid call with one argument swapped for `t`: phase 1 must fail with the
+// given status, naming `mentions`.
+struct Swap {
+    const aclTensor* Call::*field;
+    const aclTensor* t;
+    const char* mentions;
+};
+
+void ExpectEachFails(Fixture& f, aclnnStatus status, std::initializer_list<Swap> swaps) {
+    for (const Swap& s : swaps) {
+        Call c = Valid(f);
+        c.*s.field = s.t;
+        ExpectFail(c, status, s.mentions);
+    }
+}
+
 void ExpectOk(const Call& c) {
     const aclnnStatus got = Phase1(c);
     if (got != ACLNN_SUCCESS) xtest::fail(__FILE__, __LINE__, std::string("unexpected failure: ") + aclGetRecentErrMsg());
@@ -85,19 +101,12 @@ XTEST(valid_call_succeeds_and_reports_workspace) {
 
 XTEST(null_required_tensors) {
     Fixture f;
+    ExpectEachFails(f, ACLNN_ERR_PARAM_NULLPTR,
+                    {{&Call::gradLoss, nullptr, "gradLoss"},
+                     {&Call::logProb, nullptr, "logProb"},
+                     {&Call::target, nullptr, "target"},
+                     {&Call::out, nullptr, "out"}});
     Call c = Valid(f);
-    c.gradLoss = nullptr;
-    ExpectFail(c, ACLNN_ERR_PARAM_NULLPTR, "gradLoss");
-    c = Valid(f);
-    c.logProb = nullptr;
-    ExpectFail(c, ACLNN_ERR_PARAM_NULLPTR, "logProb");
-    c = Valid(f);
-    c.target = nullptr;
-    ExpectFail(c, ACLNN_ERR_PARAM_NULLPTR, "target");
-    c = Valid(f);
-    c.out = nullptr;
-    ExpectFail(c, ACLNN_ERR_PARAM_NULLPTR, "out");
-    c = Valid(f);
     c.wsSize = nullptr;
     ExpectFail(c, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize");
     c = Valid(f);
@@ -134,30 +143,16 @@ XTEST(dtypes) {
     DeviceTensor lpInt({4, 6}, ACL_INT32), lpF64({4, 6}, ACL_DOUBLE), g16({}, ACL_FLOAT16), out16({4, 6}, ACL_FLOAT16),
         tF({4}, ACL_FLOAT), w16({6}, ACL_FLOAT16), gz16({}, ACL_FLOAT16), lse16({4}, ACL_FLOAT16), t32({4}, ACL_INT32);
     t32.Set({0, 1, 2, 5});
+    ExpectEachFails(f, ACLNN_ERR_PARAM_INVALID,
+                    {{&Call::logProb, lpInt.get(), "logProb"},
+                     {&Call::logProb, lpF64.get(), "logProb"},
+                     {&Call::gradLoss, g16.get(), "gradLoss"},
+                     {&Call::out, out16.get(), "out"},
+                     {&Call::target, tF.get(), "target"},
+                     {&Call::weight, w16.get(), "weightOptional"},
+                     {&Call::gradZ, gz16.get(), "gradZlossOptional"},
+                     {&Call::lse, lse16.get(), "lseForZlossOptional"}});
     Call c = Valid(f);
-    c.logProb = lpInt.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "logProb");
-    c.logProb = lpF64.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "logProb");
-    c = Valid(f);
-    c.gradLoss = g16.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "gradLoss");
-    c = Valid(f);
-    c.out = out16.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "out");
-    c = Valid(f);
-    c.target = tF.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "target");
-    c = Valid(f);
-    c.weight = w16.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "weightOptional");
-    c = Valid(f);
-    c.gradZ = gz16.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "gradZlossOptional");
-    c = Valid(f);
-    c.lse = lse16.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "lseForZlossOptional");
-    c = Valid(f);
     c.target = t32.get();  // int32 targets are fine
     ExpectOk(c);
 }
@@ -166,27 +161,15 @@ XTEST(shapes) {
     Fixture f;
     DeviceTensor lp3({4, 6, 1}, ACL_FLOAT), lp0({4, 0}, ACL_FLOAT), t5({5}, ACL_INT64), w7({7}, ACL_FLOAT),
         o47({4, 7}, ACL_FLOAT), lse5({5}, ACL_FLOAT), g1({1}, ACL_FLOAT), gz4({4}, ACL_FLOAT);
+    ExpectEachFails(f, ACLNN_ERR_PARAM_INVALID,
+                    {{&Call::logProb, lp3.get(), "logProb"},
+                     {&Call::logProb, lp0.get(), "logProb"},
+                     {&Call::target, t5.get(), "target"},
+                     {&Call::weight, w7.get(), "weightOptional"},
+                     {&Call::out, o47.get(), "out"},
+                     {&Call::lse, lse5.get(), "lseForZlossOptional"},
+                     {&Call::gradLoss, g1.get(), "gradLoss"}});  // mean wants 0-D
     Call c = Valid(f);
-    c.logProb = lp3.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "logProb");
-    c.logProb = lp0.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "logProb");
-    c = Valid(f);
-    c.target = t5.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "target");
-    c = Valid(f);
-    c.weight = w7.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "weightOptional");
-    c = Valid(f);
-    c.out = o47.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "out");
-    c = Valid(f);
-    c.lse = lse5.get();
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "lseForZlossOptional");
-    c = Valid(f);
-    c.gradLoss = g1.get();  // mean wants 0-D
-    ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "gradLoss");
-    c = Valid(f);
     c.reduction = "none";  // none wants (N,) gradLoss and gradZloss
     ExpectFail(c, ACLNN_ERR_PARAM_INVALID, "gradLoss");
     c.gradLoss = f.gradLossN.get();

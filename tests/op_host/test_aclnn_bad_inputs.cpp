@@ -68,6 +68,22 @@ void ExpectFail(int line, const Args& a, aclnnStatus status, std::initializer_li
     if (got == ACLNN_SUCCESS) aclDestroyAclOpExecutor(exec);
 }
 
+// A valid call with one argument swapped for `t`: the message must contain `words`.
+struct Swap {
+    const aclTensor* Args::*field;
+    const aclTensor* t;
+    const char* words;
+};
+
+// Each swap on its own must fail phase 1 with ACLNN_ERR_PARAM_INVALID.
+void ExpectEachFails(int line, Fixture& f, std::initializer_list<Swap> swaps) {
+    for (const Swap& s : swaps) {
+        Args a = Valid(f);
+        a.*s.field = s.t;
+        ExpectFail(line, a, ACLNN_ERR_PARAM_INVALID, {s.words});
+    }
+}
+
 // Both phases; returns phase 2's status (or phase 1's when it failed).
 aclnnStatus RunBoth(const Args& a, std::string* msg = nullptr) {
     uint64_t ws = 0;
@@ -142,21 +158,13 @@ XTEST(ranks_per_argument) {
     DeviceTensor lp1({N * C}, ACL_FLOAT), lp0({}, ACL_FLOAT), g11({1, 1}, ACL_FLOAT), t41({N, 1}, ACL_INT64),
         t0({}, ACL_INT64), w61({C, 1}, ACL_FLOAT), lse41({N, 1}, ACL_FLOAT), lse0({}, ACL_FLOAT),
         o3({N, C, 1}, ACL_FLOAT), o1({N * C}, ACL_FLOAT), gz1({1}, ACL_FLOAT);
-    struct Case {
-        const aclTensor* Args::*field;
-        const aclTensor* t;
-        const char* name;
-    } cases[] = {{&Args::logProb, lp1.get(), "logProb"},      {&Args::logProb, lp0.get(), "logProb"},
-                 {&Args::gradLoss, g11.get(), "gradLoss"},    {&Args::target, t41.get(), "target"},
-                 {&Args::target, t0.get(), "target"},         {&Args::weight, w61.get(), "weightOptional"},
-                 {&Args::lse, lse41.get(), "lseForZlossOptional"}, {&Args::lse, lse0.get(), "lseForZlossOptional"},
-                 {&Args::out, o3.get(), "out"},               {&Args::out, o1.get(), "out"},
-                 {&Args::gradZ, gz1.get(), "gradZlossOptional"}};
-    for (const Case& c : cases) {
-        Args a = Valid(f);
-        a.*c.field = c.t;
-        ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {c.name});
-    }
+    ExpectEachFails(__LINE__, f,
+                    {{&Args::logProb, lp1.get(), "logProb"},      {&Args::logProb, lp0.get(), "logProb"},
+                     {&Args::gradLoss, g11.get(), "gradLoss"},    {&Args::target, t41.get(), "target"},
+                     {&Args::target, t0.get(), "target"},         {&Args::weight, w61.get(), "weightOptional"},
+                     {&Args::lse, lse41.get(), "lseForZlossOptional"}, {&Args::lse, lse0.get(), "lseForZlossOptional"},
+                     {&Args::out, o3.get(), "out"},               {&Args::out, o1.get(), "out"},
+                     {&Args::gradZ, gz1.get(), "gradZlossOptional"}});
     XCHECK(Untouched(f.out));
 }
 
@@ -164,23 +172,15 @@ XTEST(dtypes_per_argument) {
     Fixture f;
     DeviceTensor tBool({N}, ACL_BOOL), tU8({N}, ACL_UINT8), tI16({N}, ACL_INT16), wF64({C}, ACL_DOUBLE),
         wBf({C}, ACL_BF16), lpI64({N, C}, ACL_INT64), oF64({N, C}, ACL_DOUBLE), gI32({}, ACL_INT32);
-    struct Case {
-        const aclTensor* Args::*field;
-        const aclTensor* t;
-        const char* name;
-    } cases[] = {{&Args::target, tBool.get(), "target must be int64 or int32, got bool"},
-                 {&Args::target, tU8.get(), "target must be int64 or int32, got uint8"},
-                 {&Args::target, tI16.get(), "target must be int64 or int32, got int16"},
-                 {&Args::weight, wF64.get(), "weightOptional must be float32, got float64"},
-                 {&Args::weight, wBf.get(), "weightOptional must be float32, got bfloat16"},
-                 {&Args::logProb, lpI64.get(), "logProb must be float32, float16 or bfloat16, got int64"},
-                 {&Args::out, oF64.get(), "out must have logProb's dtype (float32), got float64"},
-                 {&Args::gradLoss, gI32.get(), "gradLoss must have logProb's dtype (float32), got int32"}};
-    for (const Case& c : cases) {
-        Args a = Valid(f);
-        a.*c.field = c.t;
-        ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {c.name});
-    }
+    ExpectEachFails(__LINE__, f,
+                    {{&Args::target, tBool.get(), "target must be int64 or int32, got bool"},
+                     {&Args::target, tU8.get(), "target must be int64 or int32, got uint8"},
+                     {&Args::target, tI16.get(), "target must be int64 or int32, got int16"},
+                     {&Args::weight, wF64.get(), "weightOptional must be float32, got float64"},
+                     {&Args::weight, wBf.get(), "weightOptional must be float32, got bfloat16"},
+                     {&Args::logProb, lpI64.get(), "logProb must be float32, float16 or bfloat16, got int64"},
+                     {&Args::out, oF64.get(), "out must have logProb's dtype (float32), got float64"},
+                     {&Args::gradLoss, gI32.get(), "gradLoss must have logProb's dtype (float32), got int32"}});
     XCHECK(Untouched(f.out));
 }
 
@@ -194,25 +194,18 @@ XTEST(non_contiguous_per_argument) {
     aclTensor* gStrided = View({N}, ACL_FLOAT, &s2, 0, {4 * N * C}, big.data());
     aclTensor* outT = View({N, C}, ACL_FLOAT, &sT, 0, {4 * N * C}, big.data());
     aclTensor* outStep = View({N, C}, ACL_FLOAT, &s22, 0, {4 * N * C}, big.data());
+    ExpectEachFails(__LINE__, f,
+                    {{&Args::target, tStrided, "target must be contiguous"},
+                     {&Args::weight, wStrided, "weightOptional must be contiguous"},
+                     {&Args::lse, lseStrided, "lseForZlossOptional must be contiguous"},
+                     {&Args::out, outT, "out must be contiguous"},
+                     {&Args::out, outStep, "out must be contiguous"}});
+    // An (N,) gradLoss needs reduction none (and then no 0-D gradZ).
     Args a = Valid(f);
-    a.target = tStrided;
-    ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {"target must be contiguous"});
-    a = Valid(f);
-    a.weight = wStrided;
-    ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {"weightOptional must be contiguous"});
-    a = Valid(f);
-    a.lse = lseStrided;
-    ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {"lseForZlossOptional must be contiguous"});
-    a = Valid(f);
     a.reduction = "none";
     a.gradLoss = gStrided;
     a.gradZ = nullptr;
     ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {"gradLoss must be contiguous"});
-    for (aclTensor* o : {outT, outStep}) {
-        a = Valid(f);
-        a.out = o;
-        ExpectFail(__LINE__, a, ACLNN_ERR_PARAM_INVALID, {"out must be contiguous"});
-    }
     for (aclTensor* t : {tStrided, wStrided, lseStrided, gStrided, outT, outStep}) aclDestroyTensor(t);
     // Strides of size-1 dimensions do not matter: a (1, C) view with any row stride is fine.
     DeviceTensor lp1({1, C}, ACL_FLOAT), o1({1, C}, ACL_FLOAT), t1({1}, ACL_INT64), lse1({1}, ACL_FLOAT);
@@ -239,11 +232,11 @@ XTEST(out_aliasing_every_input) {
         aclDataType dt;
         const char* name;
     } cases[] = {{&Args::gradLoss, {}, ACL_FLOAT, "gradLoss"},
-                 {&Args::logProb, {N, C}, ACL_FLOAT, "logProb"},
-                 {&Args::target, {N}, ACL_INT64, "target"},
-                 {&Args::weight, {C}, ACL_FLOAT, "weightOptional"},
-                 {&Args::gradZ, {}, ACL_FLOAT, "gradZlossOptional"},
-                 {&Args::lse, {N}, ACL_FLOAT, "lseForZlossOptional"}};
+                     {&Args::logProb, {N, C}, ACL_FLOAT, "logProb"},
+                     {&Args::target, {N}, ACL_INT64, "target"},
+                     {&Args::weight, {C}, ACL_FLOAT, "weightOptional"},
+                     {&Args::gradZ, {}, ACL_FLOAT, "gradZlossOptional"},
+                     {&Args::lse, {N}, ACL_FLOAT, "lseForZlossOptional"}};
     aclTensor* o = View({N, C}, ACL_FLOAT, nullptr, 0, {2 * N * C}, d);
     for (const Case& c : cases) {
         aclTensor* in = View(c.dims, c.dt, nullptr, 0, {2 * N * C}, d);

@@ -13,19 +13,12 @@
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "ascend_sim/sim.h"
 #include "cross_entropy_loss_grad_tiling.h"
+#include "platform_info_sim.h"  // PlatformOf
 #include "xtest.h"
 
 using namespace xent;
 
 namespace {
-
-TilingPlatform PlatformOf(const ascend_sim::SocProfile& p) {
-    TilingPlatform t;
-    t.vectorCores = p.vectorCores;
-    t.ubBytes = p.ubBytes;
-    t.libApiWorkspaceBytes = p.libApiWorkspaceBytes;
-    return t;
-}
 
 // Walks every tile as the kernel does and checks exact cover of [0, N*C).
 void CheckCover(const TilingProblem& p, const TilingPlatform& plat, const std::string& what) {

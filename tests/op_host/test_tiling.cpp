@@ -10,6 +10,7 @@
 
 #include "ascend_sim/sim.h"
 #include "cross_entropy_loss_grad_tiling.h"
+#include "platform_info_sim.h"  // PlatformOf
 #include "xtest.h"
 
 using namespace xent;
@@ -17,14 +18,6 @@ using namespace xent;
 namespace {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-TilingPlatform PlatformOf(const ascend_sim::SocProfile& p) {
-    TilingPlatform t;
-    t.vectorCores = p.vectorCores;
-    t.ubBytes = p.ubBytes;
-    t.libApiWorkspaceBytes = p.libApiWorkspaceBytes;
-    return t;
-}
 
 void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     const TilingResult r = ComputeTiling(p, plat);

@@ -7,23 +7,16 @@
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Gm;
+using sim_test::sync;
 
 namespace {
-template <class T>
-struct Gm {
-    T* p;
-    explicit Gm(size_t n, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(n * sizeof(T), name))) {}
-    ~Gm() { ascend_sim::gm_free(p); }
-};
 void one(const std::function<void()>& body) { run_kernel("api", 1, body); }
-void sync_mte2_s() {
-    SetFlag<HardEvent::MTE2_S>(0);
-    WaitFlag<HardEvent::MTE2_S>(0);
-}
 }  // namespace
 
 XTEST(datacopypad_gm_to_ub_padding_and_strides) {
@@ -40,7 +33,7 @@ XTEST(datacopypad_gm_to_ub_padding_and_strides) {
         g.SetGlobalBuffer(x.p, 21);
         auto t = b.Get<float>();
         DataCopyPad(t, g, DataCopyExtParams{3, 20, 8, 1, 0}, DataCopyPadExtParams<float>{true, 1, 2, -1.0f});
-        sync_mte2_s();
+        sync<HardEvent::MTE2_S>();
         for (int r = 0; r < 3; ++r) {
             XCHECK_EQ(t.GetValue(r * 16 + 0), -1.0f);
             for (int c = 0; c < 5; ++c) XCHECK_EQ(t.GetValue(r * 16 + 1 + c), float(r * 7 + c));
@@ -67,7 +60,7 @@ XTEST(datacopypad_dummy_fill_is_the_first_element) {
         g.SetGlobalBuffer(x.p, 6);
         auto t = b.Get<half>();
         DataCopyPad(t, g, {2, 6, 0, 0, 0}, {false, 0, 0, half(0.0f)});  // 2 rows of 3 halves
-        sync_mte2_s();
+        sync<HardEvent::MTE2_S>();
         XCHECK_EQ(float(t.GetValue(0)), 10.0f);
         XCHECK_EQ(float(t.GetValue(2)), 12.0f);
         for (int k = 3; k < 16; ++k) XCHECK_EQ(float(t.GetValue(k)), 10.0f);
@@ -110,7 +103,7 @@ XTEST(datacopypad_legacy_params_blocklen_in_bytes) {
         g.SetGlobalBuffer(x.p, 8);
         auto t = b.Get<float>();
         DataCopyPad(t, g, DataCopyParams{1, 12, 0, 0}, DataCopyPadParams{true, 0, 1, 0});
-        sync_mte2_s();
+        sync<HardEvent::MTE2_S>();
         XCHECK_EQ(t.GetValue(2), 2.0f);
         XCHECK_EQ(t.GetValue(3), 0.0f);
     });
@@ -128,7 +121,7 @@ XTEST(datacopy_params_gaps_in_32_byte_blocks) {
         auto t = b.Get<float>();
         // 2 blocks of 1 x 32 B; GM gap 2 blocks (16 floats apart), UB gap 1 block.
         DataCopy(t, g, DataCopyParams{2, 1, 2, 1});
-        sync_mte2_s();
+        sync<HardEvent::MTE2_S>();
         XCHECK_EQ(t.GetValue(0), 0.0f);
         XCHECK_EQ(t.GetValue(7), 7.0f);
         XCHECK_EQ(t.GetValue(16), 24.0f);

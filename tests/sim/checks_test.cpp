@@ -5,20 +5,14 @@
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Gm;
 
 namespace {
-template <class T>
-struct Gm {
-    T* p;
-    size_t n;
-    explicit Gm(size_t count, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(count * sizeof(T), name))), n(count) {}
-    ~Gm() { ascend_sim::gm_free(p); }
-};
-
 void one(const std::function<void()>& body) { run_kernel("check", 1, body); }
 
 // A pipe with one VECCALC buffer of `bytes`.

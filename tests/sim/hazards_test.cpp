@@ -4,18 +4,14 @@
 // versions of the same kernels pass.
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Gm;
 
 namespace {
-template <class T>
-struct Gm {
-    T* p;
-    explicit Gm(size_t n, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(n * sizeof(T), name))) {}
-    ~Gm() { ascend_sim::gm_free(p); }
-};
 void one(const std::function<void()>& body) { run_kernel("hazard", 1, body); }
 }  // namespace
 

@@ -12,28 +12,16 @@
 #include "ascend_sim/runtime_state.h"  // InitShadow, for the property test
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Gm;
+using sim_test::sync;
 
 namespace {
-template <class T>
-struct Gm {
-    T* p;
-    size_t n;
-    explicit Gm(size_t count, const char* name = "gm")
-        : p(static_cast<T*>(ascend_sim::gm_alloc(count * sizeof(T), name))), n(count) {}
-    ~Gm() { ascend_sim::gm_free(p); }
-};
-
 void one(const std::function<void()>& body) { run_kernel("initcheck", 1, body); }
-
-template <HardEvent e>
-void sync() {
-    SetFlag<e>(0);
-    WaitFlag<e>(0);
-}
 }  // namespace
 
 // ---- violations, one per read kind ----

@@ -8,19 +8,14 @@
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Gm;
 
 namespace {
-template <class T>
-struct Gm {
-    T* p;
-    explicit Gm(size_t n, const char* name = "gm") : p(static_cast<T*>(ascend_sim::gm_alloc(n * sizeof(T), name))) {}
-    ~Gm() { ascend_sim::gm_free(p); }
-};
-
 // Each block writes (idx + 1) into its own 32-byte slot, SyncAll, then reads
 // every slot and stores the total in its result slot; repeated `rounds` times.
 void syncall_kernel(float* slots, float* result, int rounds) {

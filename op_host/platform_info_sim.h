@@ -1,0 +1,9 @@
+// Simulator build: the tiling's platform figures of any SoC profile (the tiling
+// tests walk every profile; CurrentPlatform() uses the current one).
+#pragma once
+#include "ascend_sim/sim.h"
+#include "cross_entropy_loss_grad_tiling.h"
+
+namespace xent {
+TilingPlatform PlatformOf(const ascend_sim::SocProfile& p);
+}
