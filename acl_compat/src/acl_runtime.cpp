@@ -99,8 +99,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be > 0");
     void* p = nullptr;
     try {
-        // Uninitialised, as on the device; untouched pages (the 16 MiB system
-        // workspace reserve of every launch) then cost nothing.
+        // Uninitialised, as on the device (the simulator fills it with 0xFF bytes).
         p = ascend_sim::gm_alloc(size, "aclrtMalloc", /*zeroed=*/false);
     } catch (const std::exception& e) {
         return Fail(ACL_ERROR_BAD_ALLOC, std::string("aclrtMalloc: ") + e.what());

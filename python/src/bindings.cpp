@@ -173,11 +173,31 @@ std::string failure_message() {
     return acl && *acl ? acl : "";
 }
 
-struct WorkspaceGuard {  // a workspace the binding allocated itself (launch=None)
-    void* p = nullptr;
-    ~WorkspaceGuard() {
-        if (p) aclrtFree(p);
+// The workspace the binding provides itself (launch=None): one grow-only buffer per
+// calling thread, reused across calls as a caching device allocator would, so a
+// launch does not pay for allocating (and the simulator for filling) its 16 MiB
+// system-workspace reserve every time. Freed when the thread ends.
+class ThreadWorkspace {
+public:
+    ~ThreadWorkspace() {
+        if (p_) aclrtFree(p_);
     }
+    void* get(uint64_t bytes) {
+        if (bytes <= bytes_) return p_;
+        if (p_) aclrtFree(p_);
+        p_ = nullptr;
+        bytes_ = 0;
+        if (aclrtMalloc(&p_, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS || p_ == nullptr) {
+            p_ = nullptr;
+            return nullptr;
+        }
+        bytes_ = bytes;
+        return p_;
+    }
+
+private:
+    void* p_ = nullptr;
+    uint64_t bytes_ = 0;
 };
 
 // Frees an executor whose phase 2 will not run with a workspace: phase 2 frees its
@@ -282,16 +302,14 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         try {
-            WorkspaceGuard owned;
             if (launch.is_none() && wsSize > 0) {
-                aclError e = aclrtMalloc(&owned.p, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
-                if (e != ACL_SUCCESS || owned.p == nullptr) {
-                    owned.p = nullptr;
+                static thread_local ThreadWorkspace owned;
+                workspace = owned.get(wsSize);
+                if (workspace == nullptr) {
                     dispose_executor(executor);
                     throw std::runtime_error("aclrtMalloc of a " + std::to_string(wsSize) +
                                              "-byte workspace failed");
                 }
-                workspace = owned.p;
             }
             r.status = aclnnXentCrossEntropyLossGrad(workspace, wsSize, executor, stream);  // frees executor
             wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

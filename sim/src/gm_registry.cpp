@@ -103,7 +103,9 @@ void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
     const size_t sz = (bytes + 31) / 32 * 32 + 32;
     void* p = std::aligned_alloc(64, (sz + 63) / 64 * 64);
     if (!p) throw std::bad_alloc();
-    if (zeroed) std::memset(p, 0, sz);
+    // Uninitialised device memory reads as 0xFF bytes (NaN, -1), as UB does: a kernel
+    // or test that relies on memory it never wrote fails the same way every run.
+    std::memset(p, zeroed ? 0x00 : 0xFF, sz);
     try {
         add(p, bytes, name ? name : "GmAlloc", true);
     } catch (...) {

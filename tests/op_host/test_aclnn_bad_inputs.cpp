@@ -210,6 +210,8 @@ XTEST(non_contiguous_per_argument) {
     // Strides of size-1 dimensions do not matter: a (1, C) view with any row stride is fine.
     DeviceTensor lp1({1, C}, ACL_FLOAT), o1({1, C}, ACL_FLOAT), t1({1}, ACL_INT64), lse1({1}, ACL_FLOAT);
     lp1.Set(std::vector<double>(C, -1.8));
+    t1.Set({0.0});
+    lse1.Set({2.0});
     const std::vector<int64_t> odd = {12345, 1};
     aclTensor* lpOdd = View({1, C}, ACL_FLOAT, &odd, 0, {C}, lp1.data());
     a = Valid(f);

@@ -62,8 +62,9 @@ private:
 
 // GM the kernels may touch: every GlobalTensor access must lie inside one
 // registered region. gm_alloc returns 64-byte aligned memory (as aclrtMalloc),
-// zero-filled (as CANN's CPU-twin GmAlloc) unless zeroed is false (aclrtMalloc:
-// CANN leaves device memory uninitialised).
+// zero-filled (as CANN's CPU-twin GmAlloc), or, when zeroed is false (aclrtMalloc:
+// CANN leaves device memory uninitialised), filled with 0xFF bytes, so reads of
+// never-written memory give NaN / -1 deterministically.
 void* gm_alloc(size_t bytes, const char* name = "GmAlloc", bool zeroed = true);
 void gm_free(void* p);  // SimViolation on a pointer not from gm_alloc, or freed twice
 
