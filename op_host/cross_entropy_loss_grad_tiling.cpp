@@ -65,7 +65,6 @@ void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGra
     t.stageGradOff = st.gradOff;
     t.stageGzOff = st.gzOff;
     t.stageLseOff = st.lseOff;
-    t.rowBufBytes = 3 * Align32(rows * 4);
     t.scratchBytes = kScratchBytes;
 }
 
@@ -95,7 +94,7 @@ struct Candidate {
 
 uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
     return static_cast<uint64_t>(2 * t.inBufBytes + 2 * t.outBufBytes + t.workBufBytes + t.weightBufBytes +
-                                 2 * t.stageBytes + t.rowBufBytes + t.scratchBytes);
+                                 2 * t.stageBytes + t.scratchBytes);
 }
 
 TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {

@@ -56,7 +56,6 @@ public:
         if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
         pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
-        pipe_.InitBuffer(rowBuf_, static_cast<uint32_t>(t_.rowBufBytes));
         pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
         stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
         stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
@@ -92,6 +91,7 @@ private:
     static constexpr bool kFp32 = SameType<T, float>::value;
     static constexpr int32_t kRowDead = -2;   // ignored or bad target: the whole row is 0
     static constexpr int32_t kRowNoFix = -1;  // live row whose target column lies outside this tile
+    static constexpr int64_t kChunk = 64;     // rows whose terms are held on the scalar stack at once
 
     struct Tile {
         int64_t row0, rows, col0, cols, colTile;
@@ -162,46 +162,51 @@ private:
         AscendC::PipeBarrier<PIPE_V>();
         LoadWeightTile(g);
 
-        // p * scale_i, row by row (the row terms come from the staged inputs).
+        // p * scale_i, row by row (the row terms come from the staged inputs), in chunks
+        // of kChunk rows whose smooth_i, nll_i and target column stay in scalar
+        // registers/stack (no UB round trip).
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
-        AscendC::LocalTensor<float> smooth = rowBuf_.GetWithOffset<float>(RowElems(), 0);
-        AscendC::LocalTensor<float> nll = rowBuf_.GetWithOffset<float>(RowElems(), RowBytes());
-        AscendC::LocalTensor<int32_t> fixCol = rowBuf_.GetWithOffset<int32_t>(RowElems(), 2 * RowBytes());
-        bool anyFix = false;
-        for (int64_t r = 0; r < g.rows; ++r) {
-            int32_t col = kRowDead;
-            const RowTerms terms = TermsOfRow(g, r, stage, col);
-            AscendC::Muls(p[Row(r)], p[Row(r)], terms.scale, static_cast<int32_t>(g.cols));
-            smooth.SetValue(static_cast<uint32_t>(r), terms.smooth);
-            nll.SetValue(static_cast<uint32_t>(r), terms.nll);
-            fixCol.SetValue(static_cast<uint32_t>(r), col);
-            anyFix = anyFix || col >= 0;
-        }
-        // - smooth_i * w_j (w_j = 1 without a weight)
-        if (t_.smoothing) {
-            AscendC::PipeBarrier<PIPE_V>();
-            AscendC::LocalTensor<float> w;
-            if (t_.hasWeight) w = weightBuf_.template Get<float>();
-            for (int64_t r = 0; r < g.rows; ++r) {
-                if (fixCol.GetValue(static_cast<uint32_t>(r)) == kRowDead) continue;
-                const float minusSmooth = -smooth.GetValue(static_cast<uint32_t>(r));
-                if (t_.hasWeight) {
-                    AscendC::Axpy(p[Row(r)], w, minusSmooth, static_cast<int32_t>(g.cols));
-                } else {
-                    AscendC::Adds(p[Row(r)], p[Row(r)], minusSmooth, static_cast<int32_t>(g.cols));
+        AscendC::LocalTensor<float> w;
+        if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>();
+        for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
+            const int64_t rn = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
+            float smooth[kChunk];
+            float nll[kChunk];
+            int32_t fixCol[kChunk];
+            bool anyFix = false;
+            for (int64_t k = 0; k < rn; ++k) {
+                const int64_t r = r0 + k;
+                int32_t col = kRowDead;
+                const RowTerms terms = TermsOfRow(g, r, stage, col);
+                AscendC::Muls(p[Row(r)], p[Row(r)], terms.scale, static_cast<int32_t>(g.cols));
+                smooth[k] = terms.smooth;
+                nll[k] = terms.nll;
+                fixCol[k] = col;
+                anyFix = anyFix || col >= 0;
+            }
+            // - smooth_i * w_j (w_j = 1 without a weight)
+            if (t_.smoothing) {
+                AscendC::PipeBarrier<PIPE_V>();
+                for (int64_t k = 0; k < rn; ++k) {
+                    if (fixCol[k] == kRowDead) continue;
+                    const int64_t r = r0 + k;
+                    if (t_.hasWeight) {
+                        AscendC::Axpy(p[Row(r)], w, -smooth[k], static_cast<int32_t>(g.cols));
+                    } else {
+                        AscendC::Adds(p[Row(r)], p[Row(r)], -smooth[k], static_cast<int32_t>(g.cols));
+                    }
                 }
             }
-        }
-        // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
-        if (anyFix) {
-            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-            for (int64_t r = 0; r < g.rows; ++r) {
-                const int32_t col = fixCol.GetValue(static_cast<uint32_t>(r));
-                if (col < 0) continue;
-                const uint32_t at = static_cast<uint32_t>(Row(r) + col);
-                p.SetValue(at, p.GetValue(at) - nll.GetValue(static_cast<uint32_t>(r)));
+            // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
+            if (anyFix) {
+                WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+                for (int64_t k = 0; k < rn; ++k) {
+                    if (fixCol[k] < 0) continue;
+                    const uint32_t at = static_cast<uint32_t>(Row(r0 + k) + fixCol[k]);
+                    p.SetValue(at, p.GetValue(at) - nll[k]);
+                }
+                WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             }
-            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
         }
         if constexpr (!kFp32) {
             AscendC::PipeBarrier<PIPE_V>();
@@ -285,14 +290,12 @@ private:
         return static_cast<uint32_t>((t_.tileRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
     }
     __aicore__ inline int64_t Row(int64_t r) const { return r * t_.rowPitch; }
-    __aicore__ inline uint32_t RowElems() const { return RowBytes() / 4; }
-    __aicore__ inline uint32_t RowBytes() const { return static_cast<uint32_t>(t_.rowBufBytes / 3); }
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;
     AscendC::TQue<AscendC::TPosition::VECIN, 2> inQ_;
     AscendC::TQue<AscendC::TPosition::VECOUT, 2> outQ_;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, rowBuf_, scratchBuf_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, scratchBuf_;
     AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_;

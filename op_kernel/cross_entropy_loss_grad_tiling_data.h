@@ -57,7 +57,6 @@ struct CrossEntropyLossGradTilingData {
     int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;
     int64_t stageLseOff;
-    int64_t rowBufBytes;     // per-row smooth_i, nll_i (float) and local target column (int32)
     int64_t scratchBytes;    // prologue staging, partial sums, bad-target slot
 
     // ---- prologue: W, M (mean) and sum_k w_k (weighted smoothing) ----

@@ -103,6 +103,12 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
         for (int i = 0; i < n; ++i)
             if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + args[i].bytes);
     const Instr in = b.hz.issue(P_V, api);
+    if (n == 2 && !args[0].write && args[1].write && off[0] == off[1] && args[0].bytes == args[1].bytes) {
+        // In place (Muls(x, x, ...)): one pass for the read and the write.
+        b.hz.access_rw(api, in, Space::UB, off[1], off[1] + args[1].bytes);
+        if (b.initcheck) b.init.mark(off[1], off[1] + args[1].bytes);
+        return true;
+    }
     for (int i = 0; i < n; ++i)
         if (!args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
     for (int i = 0; i < n; ++i)

@@ -11,6 +11,7 @@
 // (they are distinct allocations); a GmRegion that overlaps a gm_alloc block must
 // lie inside it; gm_free accepts only a live gm_alloc start.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -37,6 +38,14 @@ RegionMap& regions() {
 // The longest live region: a region starting below lo - g_maxLen cannot contain lo,
 // which bounds the backward scans of lookups (usually the first entry answers).
 uint64_t g_maxLen = 0;
+// Bumped (under g_mu) by every unregistration: a region found by a lookup stays
+// valid until then, so each thread may answer repeated lookups inside the region
+// it last found without taking g_mu (a scalar GM read per row otherwise locks it).
+std::atomic<uint64_t> g_removals{0};
+struct LookupCache {
+    uint64_t lo = 0, hi = 0, removals = ~uint64_t(0);
+};
+thread_local LookupCache t_lookup;
 
 void recompute_max_len() {
     uint64_t m = 0;
@@ -129,6 +138,7 @@ void gm_free(void* p) {
                                    " was not returned by GmAlloc/gm_alloc, or was freed already");
         const uint64_t len = it->second.hi - it->first;
         r.erase(it);
+        g_removals.fetch_add(1, std::memory_order_release);
         if (len >= g_maxLen) recompute_max_len();
     }
     std::free(p);
@@ -143,6 +153,7 @@ GmRegion::~GmRegion() {
     auto& r = regions();
     const uint64_t lo = reinterpret_cast<uint64_t>(p_);
     auto range = r.equal_range(lo);
+    g_removals.fetch_add(1, std::memory_order_release);
     for (auto it = range.first; it != range.second; ++it)
         if (!it->second.owned && it->second.hi == lo + bytes_) {
             if (--it->second.refs == 0) {
@@ -156,17 +167,21 @@ GmRegion::~GmRegion() {
 namespace detail {
 
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
+    LookupCache& c = t_lookup;
+    if (!hit && lo >= c.lo && hi <= c.hi && c.removals == g_removals.load(std::memory_order_acquire)) return true;
     std::shared_lock<std::shared_mutex> lk(g_mu);
     bool first = true;
-    return scan_down(lo, [&](RegionMap::iterator it) {
+    const bool found = scan_down(lo, [&](RegionMap::iterator it) {
         if (hit && first) *hit = {it->first, it->second.hi};  // the nearest region, also on a miss
         first = false;
         if (hi <= it->second.hi) {
             if (hit) *hit = {it->first, it->second.hi};
+            c = LookupCache{it->first, it->second.hi, g_removals.load(std::memory_order_relaxed)};
             return true;
         }
         return false;
     });
+    return found;
 }
 
 std::string gm_describe(uint64_t addr) {

@@ -5,15 +5,54 @@
 // access (through WaitFlag<Q_P>, a queue handshake or PipeBarrier<PIPE_ALL>).
 // Within one pipe (not S), a later instruction touching bytes an earlier one
 // wrote (or writing bytes it read) needs PipeBarrier<pipe> in between.
+// A scalar read is complete before the in-order scalar unit issues anything
+// later, so it is checked (RAW) but not recorded: no rule ever looks at it.
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
 
-RangeMap::Map::iterator RangeMap::split(uint64_t at) {
+RangeMap::Map::iterator RangeMap::locate(uint64_t at, int& used) {
+    // The segment holding `at`: that of the nearest finger at or below it (or
+    // the one after that), else a tree walk.
+    used = -1;
+    uint64_t best = 0;
+    for (int i = 0; i < kFingers; ++i) {
+        const auto f = finger_[i];
+        if (f == m_.end() || f->first > at) continue;
+        if (used < 0 || f->first > best) {
+            used = i;
+            best = f->first;
+        }
+    }
+    if (used >= 0) {
+        auto f = finger_[used];
+        auto nx = std::next(f);
+        if (nx == m_.end() || at < nx->first) return f;
+        auto nn = std::next(nx);
+        if (nn == m_.end() || at < nn->first) return nx;
+    }
     auto it = m_.upper_bound(at);
     --it;  // key 0 always exists
-    if (it->first == at) return it;
-    return m_.emplace_hint(std::next(it), at, it->second);
+    if (used < 0) {
+        used = nextFinger_;
+        nextFinger_ = (nextFinger_ + 1) % kFingers;
+    }
+    return it;
+}
+
+RangeMap::Map::iterator RangeMap::find(uint64_t at) {
+    int used;
+    auto it = locate(at, used);
+    finger_[used] = it;
+    return it;
+}
+
+RangeMap::Map::iterator RangeMap::split(uint64_t at) {
+    int used;
+    auto it = locate(at, used);
+    if (it->first != at) it = m_.emplace_hint(std::next(it), at, it->second);
+    finger_[used] = it;
+    return it;
 }
 
 std::pair<RangeMap::Map::iterator, RangeMap::Map::iterator> RangeMap::range(uint64_t lo, uint64_t hi) {
@@ -75,10 +114,8 @@ const char* sync_hint(int from, int to) {
 }
 }  // namespace
 
-void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi, bool write) {
-    if (hi <= lo) return;
-    RangeMap& rm = sp == Space::UB ? ub_ : gm_;
-    auto [first, last] = rm.range(lo, hi);
+void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& rm, RangeMap::Map::iterator first,
+                          uint64_t lo, uint64_t hi, bool write, bool readsOverwritten) {
     const Pipe p = in.pipe;
     const Clock& mine = clk_[p];
     // Inter-pipe hazards are reported before intra-pipe ones (the likelier bug).
@@ -91,9 +128,14 @@ void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t 
     auto note_intra = [&](const char* kind, uint64_t l, uint64_t h, const AccessRec& r, bool w) {
         if (!intra.kind) intra = Pending{kind, l, h, &r, w};
     };
-    for (auto it = first; it != last; ++it) {
+    // [first, ...) are the segments overlapping [lo, hi); when the range map was
+    // split at lo and hi they lie inside it, else their ends are clipped to it.
+    const auto end = rm.end();
+    for (auto it = first; it != end && it->first < hi; ++it) {
         const Cell& c = it->second;
-        const uint64_t segLo = it->first, segHi = std::next(it)->first;
+        const auto nx = std::next(it);
+        const uint64_t segLo = it->first > lo ? it->first : lo;
+        const uint64_t segHi = nx == end || nx->first > hi ? hi : nx->first;
         // RAW (read) or WAW (write) against the last write.
         if (c.write.seq) {
             const int q = c.write.pipe;
@@ -111,25 +153,55 @@ void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t 
                 if (!r.seq || q == P_S) continue;
                 if (q != p) {
                     if (mine.c[q] < r.seq) report(api, "WAR", sp, segLo, segHi, in, r, false, false);
-                } else if (r.seq != in.seq && r.seq > selfDone_[p]) {
+                } else if (!readsOverwritten && r.seq != in.seq && r.seq > selfDone_[p]) {
                     note_intra("WAR", segLo, segHi, r, false);
                 }
             }
         }
     }
     if (intra.kind) report(api, intra.kind, sp, intra.lo, intra.hi, in, *intra.prev, intra.prevWrite, true);
-    const AccessRec rec{in.seq, in.serial, in.op, uint8_t(p)};
-    if (write) {
-        // Later accesses ordered after this write are ordered after what it was
-        // ordered after: older reads can be forgotten.
-        auto& m = rm.map();
-        m.erase(std::next(first), last);
-        Cell& c = first->second;
-        c = Cell{};
-        c.write = rec;
-    } else {
-        for (auto it = first; it != last; ++it) it->second.read[p] = rec;
+}
+
+void HazardTracker::record_write(RangeMap& rm, const Instr& in, RangeMap::Map::iterator first,
+                                 RangeMap::Map::iterator last) {
+    // Later accesses ordered after this write are ordered after what it was
+    // ordered after: older reads can be forgotten.
+    rm.merge(first, last);
+    Cell& c = first->second;
+    c = Cell{};
+    c.write = AccessRec{in.seq, in.serial, in.op, uint8_t(in.pipe)};
+}
+
+void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi, bool write) {
+    if (hi <= lo) return;
+    RangeMap& rm = sp == Space::UB ? ub_ : gm_;
+    if (!write && in.pipe == P_S) {
+        // A scalar read is complete before the in-order scalar unit issues
+        // anything later, so no WAR check ever looks at it: check RAW only,
+        // record nothing (and leave the map unsplit).
+        check(api, in, sp, rm, rm.find(lo), lo, hi, false, false);
+        return;
     }
+    auto [first, last] = rm.range(lo, hi);
+    check(api, in, sp, rm, first, lo, hi, write, false);
+    if (write) {
+        record_write(rm, in, first, last);
+    } else {
+        const AccessRec rec{in.seq, in.serial, in.op, uint8_t(in.pipe)};
+        for (auto it = first; it != last; ++it) it->second.read[in.pipe] = rec;
+    }
+}
+
+void HazardTracker::access_rw(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi) {
+    // Same checks, in the same order, as access(read) then access(write) of the
+    // range; the read's records would be overwritten by the write, and the
+    // write's WAR check skips this pipe's reads (the read just replaced them).
+    if (hi <= lo) return;
+    RangeMap& rm = sp == Space::UB ? ub_ : gm_;
+    auto [first, last] = rm.range(lo, hi);
+    check(api, in, sp, rm, first, lo, hi, false, false);
+    check(api, in, sp, rm, first, lo, hi, true, true);
+    record_write(rm, in, first, last);
 }
 
 }  // namespace ascend_sim::detail

@@ -27,8 +27,7 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     // UB budget
     XCHECK(r.ubBytesUsed == UbBytesUsed(t));
     XCHECK(r.ubBytesUsed <= plat.ubBytes);
-    for (int64_t b : {t.inBufBytes, t.outBufBytes, t.workBufBytes, t.weightBufBytes, t.stageBytes, t.rowBufBytes,
-                      t.scratchBytes})
+    for (int64_t b : {t.inBufBytes, t.outBufBytes, t.workBufBytes, t.weightBufBytes, t.stageBytes, t.scratchBytes})
         XCHECK(b % 32 == 0);
     // Geometry: R rows x TC columns, pitch on 32 bytes, buffers big enough.
     XCHECK(t.tileRows >= 1 && t.tileRows <= 4095);

@@ -98,9 +98,10 @@ def test_gil_is_released_while_the_kernel_runs():
         th.join()
     finally:
         ax.set_threads(0)
-    # Were the GIL held during a launch, this thread would stall for a whole launch.
+    # Were the GIL held during a launch, this thread would stall for a whole launch
+    # (gap >= launch). The margin absorbs scheduler delays of a loaded 2-core host.
     assert ticks > 20, ticks
-    assert max_gap < 0.5 * launch, (max_gap, launch)
+    assert max_gap < 0.75 * launch, (max_gap, launch)
 
 
 @pytest.mark.requires_sim

@@ -118,23 +118,48 @@ struct PoolAllocator {
 };
 
 // Byte ranges -> last accesses, as a map of segment starts (a segment runs to
-// the next key). Buffer-aligned accesses keep it small.
+// the next key). Buffer-aligned accesses keep it small. A few "fingers"
+// (iterators of recently split segments) let the usual access patterns (a
+// stream of row-by-row or element-by-element accesses, interleaved with a few
+// other streams) find their segment in O(1) instead of a tree walk; a finger
+// is dropped when its node is erased.
 class RangeMap {
 public:
     using Map = std::map<uint64_t, Cell, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, Cell>>>;
-    RangeMap() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) { m_.emplace(0, Cell{}); }
+    RangeMap() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) {
+        m_.emplace(0, Cell{});
+        forget();
+    }
     // Splits at lo and hi and returns the segment iterators [first, last).
     std::pair<Map::iterator, Map::iterator> range(uint64_t lo, uint64_t hi);
-    Map& map() { return m_; }
+    // Erases the segments strictly between first and last (they become part of first).
+    void merge(Map::iterator first, Map::iterator last) {
+        const uint64_t lo = first->first, hi = last == m_.end() ? UINT64_MAX : last->first;
+        for (auto& f : finger_)
+            if (f != m_.end() && f->first > lo && f->first < hi) f = m_.end();
+        m_.erase(std::next(first), last);
+    }
+    Map::iterator end() { return m_.end(); }
+    // The segment holding `at` (no split).
+    Map::iterator find(uint64_t at);
     void clear() {
         m_.clear();
         m_.emplace(0, Cell{});
+        forget();
     }
 
 private:
+    static constexpr int kFingers = 4;
     Map::iterator split(uint64_t at);
+    Map::iterator locate(uint64_t at, int& used);
+    void forget() {
+        for (auto& f : finger_) f = m_.end();
+        nextFinger_ = 0;
+    }
     std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
     Map m_;
+    Map::iterator finger_[kFingers];
+    int nextFinger_ = 0;
 };
 
 // ---- uninitialised UB reads (initcheck.cpp) ----
@@ -197,6 +222,8 @@ public:
     // Checks an access of [lo, hi) by instruction in against the recorded ones,
     // throws SimViolation on an unordered pair, then records it.
     void access(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi, bool write);
+    // access(read) then access(write) of the same range, in one pass over the segments.
+    void access_rw(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi);
     Clock snapshot(Pipe p) const { return clk_[p]; }
     // Pipe p waits for the work summarised by c (WaitFlag, DeQue, AllocTensor).
     void join(Pipe p, const Clock& c) {
@@ -214,6 +241,9 @@ private:
     uint64_t selfDone_[P_COUNT] = {0, 0, 0, 0};
     uint32_t serial_ = 0;
     RangeMap ub_, gm_;
+    void check(const char* api, const Instr& in, Space sp, RangeMap& rm, RangeMap::Map::iterator first, uint64_t lo,
+               uint64_t hi, bool write, bool readsOverwritten);
+    void record_write(RangeMap& rm, const Instr& in, RangeMap::Map::iterator first, RangeMap::Map::iterator last);
 };
 
 // ---- queues and buffers (queues.cpp) ----
