@@ -177,40 +177,37 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
     for (uint32_t i = 0; i < blockCount; ++i) std::memcpy(g + i * gmPitch, u + i * ubPitch, blockLen);
 }
 
+// The count form of DataCopy, either direction: one contiguous block of
+// count * sizeof(T) bytes, which must be a multiple of 32.
+template <class T>
+void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, uint32_t count) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 != 0)
+        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
+                                 "%s byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
+                                 "silently copy %llu B",
+                                 toUb ? "GM->UB" : "UB->GM", (unsigned long long)bytes, count,
+                                 unsigned(sizeof(T)), (unsigned long long)(bytes / 32 * 32));
+    if (bytes == 0) return;
+    check_ub_fit("DataCopy", toUb ? "UB destination" : "UB source", bytes, ub.ub_ref().dataLen, 1, bytes);
+    ascend_sim::detail::dma("DataCopy", toUb, gm.gm_ref(), bytes, ub.ub_ref(), bytes, bytes,
+                            ascend_sim::detail::UbBlocks::contiguous(bytes));
+    if (toUb) std::memcpy(ub.GetPhyAddr(), gm.raw(), bytes);
+    else std::memcpy(gm.raw(), ub.GetPhyAddr(), bytes);
+}
+
 }  // namespace sim_copy
 
 // ---- DataCopy ----
 
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
-    const uint64_t bytes = uint64_t(count) * sizeof(T);
-    if (bytes % 32 != 0)
-        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
-                                 "GM->UB byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
-                                 "silently copy %llu B",
-                                 (unsigned long long)bytes, count, unsigned(sizeof(T)),
-                                 (unsigned long long)(bytes / 32 * 32));
-    if (bytes == 0) return;
-    sim_copy::check_ub_fit("DataCopy", "UB destination", bytes, dst.ub_ref().dataLen, 1, bytes);
-    ascend_sim::detail::dma("DataCopy", true, src.gm_ref(), bytes, dst.ub_ref(), bytes, bytes,
-                            ascend_sim::detail::UbBlocks::contiguous(bytes));
-    std::memcpy(dst.GetPhyAddr(), src.raw(), bytes);
+    sim_copy::count_form(true, dst, src, count);
 }
 
 template <class T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
-    const uint64_t bytes = uint64_t(count) * sizeof(T);
-    if (bytes % 32 != 0)
-        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
-                                 "UB->GM byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
-                                 "silently copy %llu B",
-                                 (unsigned long long)bytes, count, unsigned(sizeof(T)),
-                                 (unsigned long long)(bytes / 32 * 32));
-    if (bytes == 0) return;
-    sim_copy::check_ub_fit("DataCopy", "UB source", bytes, src.ub_ref().dataLen, 1, bytes);
-    ascend_sim::detail::dma("DataCopy", false, dst.gm_ref(), bytes, src.ub_ref(), bytes, bytes,
-                            ascend_sim::detail::UbBlocks::contiguous(bytes));
-    std::memcpy(dst.raw(), src.GetPhyAddr(), bytes);
+    sim_copy::count_form(false, src, dst, count);
 }
 
 template <class T>
