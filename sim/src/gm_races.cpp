@@ -9,10 +9,16 @@
 namespace ascend_sim::detail {
 
 void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op) {
-    if (!b.records.empty()) {
-        GmRecord& last = b.records.back();
-        if (last.write == write && lo >= last.lo && lo <= last.hi) {  // streaming: extend
-            if (hi > last.hi) last.hi = hi;
+    // Streaming: extend a recent record of the same kind that this range continues
+    // (exact: the record becomes the union of two touching intervals). Looking a few
+    // records back keeps interleaved streams (logProb in, out back, per-row inputs)
+    // at one record each instead of one per DMA.
+    constexpr size_t kLookBack = 4;
+    const size_t n = b.records.size();
+    for (size_t k = 1; k <= kLookBack && k <= n; ++k) {
+        GmRecord& r = b.records[n - k];
+        if (r.write == write && lo >= r.lo && lo <= r.hi) {
+            if (hi > r.hi) r.hi = hi;
             return;
         }
     }
