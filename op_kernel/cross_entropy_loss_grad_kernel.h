@@ -107,10 +107,14 @@ private:
         return g;
     }
 
+    static constexpr int64_t kPerBlock = 32 / static_cast<int64_t>(sizeof(T));  // elements per 32-byte block
+
+    // cols rounded up to whole 32-byte blocks: what DataCopyPad writes of one row in UB.
+    __aicore__ inline int64_t BlockCols(int64_t cols) const { return (cols + kPerBlock - 1) / kPerBlock * kPerBlock; }
+
     // UB gap, in 32-byte blocks, between a row's data and the next row (pitch vs. cols).
     __aicore__ inline uint32_t UbRowGapBlocks(int64_t cols) const {
-        const int64_t perBlock = 32 / static_cast<int64_t>(sizeof(T));
-        return static_cast<uint32_t>((t_.rowPitch - (cols + perBlock - 1) / perBlock * perBlock) / perBlock);
+        return static_cast<uint32_t>((t_.rowPitch - BlockCols(cols)) / kPerBlock);
     }
 
     template <class U>
@@ -144,8 +148,7 @@ private:
         const Tile g = TileAt(index);
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail), not the
         // pitch padding after the last row (column-split mode's shorter last column tile).
-        const int64_t perBlock = 32 / static_cast<int64_t>(sizeof(T));
-        const int32_t n = static_cast<int32_t>((g.rows - 1) * t_.rowPitch + (g.cols + perBlock - 1) / perBlock * perBlock);
+        const int32_t n = static_cast<int32_t>((g.rows - 1) * t_.rowPitch + BlockCols(g.cols));
         AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
         AscendC::LocalTensor<T> y = outQ_.template AllocTensor<T>();
         AscendC::LocalTensor<float> p = WorkTile(y);
