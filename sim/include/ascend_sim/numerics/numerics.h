@@ -6,6 +6,7 @@
 #include "enums.h"
 #include "types.h"
 #include "convert.h"
+#include "exp.h"
 #include "vec_math.h"
 #include "reduce.h"
 #include "compare.h"

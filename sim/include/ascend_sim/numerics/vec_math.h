@@ -1,11 +1,10 @@
-// Elementwise vector math: exp, ln and the arithmetic ops of facts §2.10, for
-// float, half (computed in float, rounded RINT), int16 and int32.
+// Elementwise vector math: ln and the arithmetic ops of facts §2.10, for
+// float, half (computed in float, rounded RINT), int16 and int32 (exp: exp.h).
 //
-// exp evaluates in float with explicit FMAs, ln in double and rounds once to
-// float; both use a polynomial and exponent bit tricks (no libm call, no
-// branch) and are within 1 ulp of the exact value everywhere,
-// subnormal results included. The real unit is not correctly rounded either;
-// tests hold us to <= 2 ulp.
+// ln evaluates in double and rounds once to float, with a polynomial and
+// exponent bit tricks (no libm call, no branch): within 1 ulp of the exact
+// value everywhere. The real unit is not correctly rounded either; tests hold
+// us to <= 2 ulp.
 //
 // Aliasing: every op accepts d == a source (in place, as kernels often do);
 // each aliasing pattern gets its own __restrict loop so it still vectorises.
@@ -21,43 +20,6 @@
 namespace ascend_sim::numerics {
 
 namespace detail {
-
-// exp in float with FMA (16 lanes per AVX-512 vector; the double version this
-// replaced was 3x slower): x = n ln2 + r with n = rint(x / ln2) and
-// ln2 = C1 + C2 (C1 has 9 significant bits, so r1 = x - n C1 is exact);
-// r = r1 - n C2 is rounded once (|error| <= 2^-26).
-// exp(r) = 1 + (r + r^2 q(r)) with q a degree-5 fit of (e^r - 1 - r) / r^2 on
-// |r| <= ln2/2 (relative error of the fit with float coefficients ~1e-9): one
-// FMA and one add, no compensated sums (they cost ~15% of the throughput for
-// ~0.2 ulp). Then 2^n in two exact factors, so subnormal results are rounded
-// once from p. Max error 0.99 ulp (measured on every 97th float in
-// [-104, 88.7], 4.4e7 values; the tests allow 2).
-// The fused multiply-adds are explicit (__builtin_fmaf), so the result is the
-// same with and without -ffp-contract and on every x86 build (FMA hardware, or
-// the libm fmaf, which is exact by definition).
-__attribute__((always_inline)) inline float exp_one(float xf) {
-    // Clamp (exp(-150) rounds to +0, exp(100) to +Inf). NaN compares false and passes
-    // both; plain arms (no arithmetic) become one vmaxps/vminps each.
-    float x = xf < -150.0f ? -150.0f : xf;
-    x = x > 100.0f ? 100.0f : x;
-    constexpr float kShifter = 0x1.8p23f;        // adding it rounds to an integer held in the low bits
-    constexpr float kC1 = 0x1.63p-1f, kC2 = -0x1.bd0106p-13f;  // ln2 = C1 + C2 (+ 1.4e-11)
-    const float t = __builtin_fmaf(x, 0x1.715476p0f, kShifter);  // x / ln2 + shifter
-    const float n = t - kShifter;                                // exact, |n| <= 217
-    const float r1 = __builtin_fmaf(-n, kC1, x);                 // exact
-    const float r = __builtin_fmaf(-n, kC2, r1);                 // |r| <= 0.35, rounded once
-    float q = 0x1.9f0862p-13f;
-    q = __builtin_fmaf(q, r, 0x1.6d8d54p-10f);
-    q = __builtin_fmaf(q, r, 0x1.111272p-7f);
-    q = __builtin_fmaf(q, r, 0x1.55548ep-5f);
-    q = __builtin_fmaf(q, r, 0x1.555554p-3f);
-    q = __builtin_fmaf(q, r, 0x1p-1f);
-    const float p = 1.0f + __builtin_fmaf(r * r, q, r);
-    // 2^n = 2^n1 * 2^n2 with n1, n2 in [-109, 73]: p * 2^n1 is exact, the second product rounds once.
-    const int32_t ni = int32_t(f2u(t) - f2u(kShifter));
-    const int32_t n1 = ni >> 1, n2 = ni - n1;
-    return (p * u2f(uint32_t(n1 + 127) << 23)) * u2f(uint32_t(n2 + 127) << 23);
-}
 
 __attribute__((always_inline)) inline float ln_one(float xf) {
     // Subnormal inputs are scaled into the normal range first (exact).
@@ -175,20 +137,14 @@ inline void map2(T* d, const T* a, const T* b, size_t n, F f) {
 
 }  // namespace detail
 
-// ---- exp / ln ----
+// ---- ln (exp: exp.h) ----
 
 // The element functions are forced inline into the loops: left to GCC's
 // heuristics, the call sometimes stayed out of line and the loop ran scalar
 // (3x slower), depending on what else the translation unit contained.
 #define ASCEND_SIM_ELEM __attribute__((always_inline))
-inline void exp(float* d, const float* s, size_t n) {
-    detail::map1(d, s, n, [](float x) ASCEND_SIM_ELEM { return detail::exp_one(x); });
-}
 inline void ln(float* d, const float* s, size_t n) {
     detail::map1(d, s, n, [](float x) ASCEND_SIM_ELEM { return detail::ln_one(x); });
-}
-inline void exp(half* d, const half* s, size_t n) {
-    detail::map1(d, s, n, [](half x) ASCEND_SIM_ELEM { return half(detail::exp_one(float(x))); });
 }
 inline void ln(half* d, const half* s, size_t n) {
     detail::map1(d, s, n, [](half x) ASCEND_SIM_ELEM { return half(detail::ln_one(float(x))); });
