@@ -357,6 +357,20 @@ def summarize_targets(results):
     return out
 
 
+def check_every_case(results):
+    """The two targets that hold for every case, not only 4096 x 32000: GM traffic at most
+    TARGET_TRAFFIC x the minimum, and (where measured) peak RSS beyond in+out at most
+    TARGET_RSS_MIB. Returns the cases that miss either."""
+    misses = []
+    for r in results:
+        rss = (r.get("rss") or {}).get("extra_mib")
+        r["traffic_ok"] = r["traffic_ratio"] <= TARGET_TRAFFIC
+        r["rss_ok"] = None if rss is None else rss <= TARGET_RSS_MIB
+        if not r["traffic_ok"] or r["rss_ok"] is False:
+            misses.append({"case": r["name"], "traffic_ratio": r["traffic_ratio"], "rss_extra_mib": rss})
+    return misses
+
+
 def _fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
@@ -500,6 +514,7 @@ def main(argv=None):
                         loadavg_end=os.getloadavg(),
                         note="times are medians over interleaved reps; ratios are medians of per-rep ratios"),
            "targets": summarize_targets(results),
+           "every_case_misses": check_every_case(results),
            "cases": results}
     with open(json_path, "w") as f:
         json.dump(doc, f, indent=1)
@@ -510,6 +525,13 @@ def main(argv=None):
         print(f"  {t['case']:<28} torch/ours {_fmt(t['speedup_vs_torch'], '6.2f')} (>= {TARGET_SPEEDUP:g}: "
               f"{'ok' if t['speedup_ok'] else 'MISSED'})  ours/exp {t['ours_over_exp']:5.2f} (<= {TARGET_EXP_RATIO:g}: "
               f"{'ok' if t['exp_ok'] else 'MISSED'})  traffic {t['traffic_ratio']:.4f}  rss +{_fmt(t['rss_extra_mib'], '.1f')} MiB")
+    n_rss = sum(1 for r in results if r["rss_ok"] is not None)
+    print(f"\nEvery case: traffic <= {TARGET_TRAFFIC:g} x minimum ({len(results)} cases), "
+          f"peak RSS beyond in+out <= {TARGET_RSS_MIB:g} MiB ({n_rss} measured):")
+    for m in doc["every_case_misses"]:
+        print(f"  MISSED {m['case']:<28} traffic {m['traffic_ratio']:.4f}  rss +{_fmt(m['rss_extra_mib'], '.1f')} MiB")
+    if not doc["every_case_misses"]:
+        print("  all met")
     print(f"\nJSON: {json_path}")
     if not args.no_plot:
         p = plot(results, png_path)

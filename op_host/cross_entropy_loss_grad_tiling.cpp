@@ -2,10 +2,12 @@
 //   A tile is R rows x TC columns of logProb. Candidates are
 //     row-packed   TC = C, R in [1, Rmax]          (when one row fits UB)
 //     column-split R = 1, TC = a multiple of the 32-byte granule < C
+//   The launch uses cores = min(vector cores, N*C*(in + out bytes) / kMinCoreBytes)
+//   (at least 1): a core's fixed GM bytes (its bad-target slot, its reads of the
+//   prologue's partial slots) would otherwise weigh on a tiny problem's traffic.
 //   A candidate is admissible when its UB use fits and it yields at least
-//   min(cores, N * ceil(C / granule)) tiles, so every core gets work whenever
-//   that is possible at all. Among admissible candidates the one with the
-//   smallest modelled makespan wins:
+//   min(cores, N * ceil(C / granule)) tiles, so every launched core gets work.
+//   Among admissible candidates the one with the smallest modelled makespan wins:
 //     ceil(tiles / cores) * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
 //   (ties -> fewer tiles). Tiles are numbered column-major and dealt to cores
 //   as contiguous ranges of base or base + 1 tiles.
@@ -24,6 +26,12 @@ namespace {
 constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, vector call latency
 constexpr int64_t kRowOverhead = 1024;    // per-row scalars, one Muls call, target fix-up
 constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
+// Tensor traffic (logProb in + out) a launched core should have at least. Each core
+// also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
+// partial it reads, the targets of its tiles); at 16 KiB per core they stay under
+// ~0.5% of the traffic. The NPU model has launch and SyncAll (~13 us) dominate such
+// small problems anyway: a 16 KiB share takes ~0.1 us at one core's DMA rate.
+constexpr int64_t kMinCoreBytes = 16384;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t Align32(int64_t x) { return (x + 31) / 32 * 32; }
@@ -148,7 +156,9 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     if (maxGranules < 1) return fail("UB of " + std::to_string(ub) + " bytes cannot hold even one 32-byte tile");
 
     if (N > 0) {
-        const int64_t needTiles = std::min<int64_t>(P, N * granules);  // N * granules cannot overflow: N, C < 2^62 / 4
+        // N * C * elemTraffic cannot overflow: the checks keep N * C below INT64_MAX / 16.
+        const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(P, N * C * elemTraffic / kMinCoreBytes));
+        const int64_t needTiles = std::min<int64_t>(cores, N * granules);
         Candidate best;
         bool have = false;
         auto consider = [&](int64_t rows, int64_t cols) {
@@ -158,7 +168,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             c.rows = rows;
             c.cols = cols;
             c.tiles = tiles;
-            c.cost = static_cast<double>(CeilDiv(tiles, P)) *
+            c.cost = static_cast<double>(CeilDiv(tiles, cores)) *
                      static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
             if (!have || c.cost < best.cost || (c.cost == best.cost && c.tiles < best.tiles)) {
                 best = c;
@@ -174,7 +184,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         // Column-split: k column tiles per row, k from the fewest that fit up to
         // enough to feed every core (and some more, for balance).
         const int64_t kMin = std::max<int64_t>(2, CeilDiv(granules, maxGranules));
-        const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(P, N) + 2 * P);
+        const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(cores, N) + 2 * cores);
         for (int64_t k = kMin; k <= kMax; ++k) {
             for (int64_t gpt : {CeilDiv(granules, k), std::max<int64_t>(1, granules / k)}) {
                 if (gpt > maxGranules) continue;
@@ -189,7 +199,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         t.rowTiles = CeilDiv(N, best.rows);
         t.colTiles = CeilDiv(C, best.cols);
         t.totalTiles = best.tiles;
-        t.blockDim = std::min<int64_t>(P, best.tiles);
+        t.blockDim = std::min<int64_t>(cores, best.tiles);
         t.tilesPerCore = t.totalTiles / t.blockDim;
         t.tileRemainder = t.totalTiles % t.blockDim;
     } else {

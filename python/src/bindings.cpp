@@ -9,7 +9,7 @@
 //
 // This file is common to both builds of the module. Where the workspace and the stream
 // come from:
-//   launch=None      the binding allocates the workspace (aclrtMalloc) and runs on the
+//   launch=None      the binding allocates the workspace (host memory) and runs on the
 //                    default stream; only where the launch is synchronous (the
 //                    simulator build), see binding_may_own_workspace().
 //   launch=callable  called with the GIL, between the phases, as
@@ -175,23 +175,19 @@ std::string failure_message() {
 
 // The workspace the binding provides itself (launch=None): one grow-only buffer per
 // calling thread, reused across calls as a caching device allocator would, so a
-// launch does not pay for allocating (and the simulator for filling) its 16 MiB
-// system-workspace reserve every time. Freed when the thread ends.
+// launch does not pay for allocating its system-workspace reserve every time
+// (the memory comes from the backend: alloc_owned_workspace). Freed when the thread ends.
 class ThreadWorkspace {
 public:
     ~ThreadWorkspace() {
-        if (p_) aclrtFree(p_);
+        if (p_) xent_py::free_owned_workspace(p_, bytes_);
     }
     void* get(uint64_t bytes) {
         if (bytes <= bytes_) return p_;
-        if (p_) aclrtFree(p_);
-        p_ = nullptr;
+        if (p_) xent_py::free_owned_workspace(p_, bytes_);
         bytes_ = 0;
-        if (aclrtMalloc(&p_, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS || p_ == nullptr) {
-            p_ = nullptr;
-            return nullptr;
-        }
-        bytes_ = bytes;
+        p_ = xent_py::alloc_owned_workspace(bytes);
+        if (p_) bytes_ = bytes;
         return p_;
     }
 
@@ -307,7 +303,7 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
                 workspace = owned.get(wsSize);
                 if (workspace == nullptr) {
                     dispose_executor(executor);
-                    throw std::runtime_error("aclrtMalloc of a " + std::to_string(wsSize) +
+                    throw std::runtime_error("allocating a " + std::to_string(wsSize) +
                                              "-byte workspace failed");
                 }
             }

@@ -8,6 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string>
@@ -19,11 +20,16 @@ namespace xent_py {
 // "sim" or "cann": build_info()["backend"].
 const char* backend_name();
 
-// Whether the binding may allocate the workspace itself (aclrtMalloc, freed right
-// after phase 2) and launch on the default stream when the caller passes no launch
+// Whether the binding may allocate the workspace itself (alloc_owned_workspace, kept
+// per calling thread) and launch on the default stream when the caller passes no launch
 // callback: true where the launch is synchronous (simulator), false where phase 2
 // only queues the kernel (CANN: freeing the workspace after phase 2 would race it).
 bool binding_may_own_workspace();
+
+// The memory of the workspace the binding owns (binding_may_own_workspace() only):
+// nullptr when it cannot be had. Freed with free_owned_workspace(p, bytes).
+void* alloc_owned_workspace(uint64_t bytes);
+void free_owned_workspace(void* p, uint64_t bytes);
 
 // Called on the launching thread, without the GIL, right after a successful phase 2.
 void record_launch(double wallSeconds);

@@ -48,6 +48,10 @@ const char* backend_name() { return "cann"; }
 
 bool binding_may_own_workspace() { return false; }
 
+// Never called: without binding_may_own_workspace() the caller provides the workspace.
+void* alloc_owned_workspace(uint64_t) { return nullptr; }
+void free_owned_workspace(void*, uint64_t) {}
+
 void record_launch(double wallSeconds) {
     ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
     std::lock_guard<std::mutex> lock(g_lastMutex);

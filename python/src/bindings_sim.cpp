@@ -3,6 +3,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -89,6 +94,22 @@ py::dict profile_dict(const ascend_sim::SocProfile& p) {
 const char* backend_name() { return "sim"; }
 
 bool binding_may_own_workspace() { return true; }  // the simulator's launch is synchronous
+
+// Host memory that the launch registers as simulator GM (caller memory, like the
+// tensors). The workspace starts with the profile's lib-API (system) reserve, which
+// this kernel never touches: left as untouched anonymous pages it is never resident
+// (aclrtMalloc'd simulator GM is filled with 0xFF, which made all 16 MiB of it
+// resident). The rest, the user workspace, reads as 0xFF until written, as
+// uninitialised aclrtMalloc memory does.
+void* alloc_owned_workspace(uint64_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    const uint64_t reserve = std::min<uint64_t>(bytes, ascend_sim::current_profile().libApiWorkspaceBytes);
+    std::memset(static_cast<uint8_t*>(p) + reserve, 0xFF, bytes - reserve);
+    return p;
+}
+
+void free_owned_workspace(void* p, uint64_t bytes) { munmap(p, bytes); }
 
 void record_launch(double wallSeconds) {
     ascend_sim::LaunchStats stats = ascend_sim::last_launch_stats();

@@ -1,7 +1,7 @@
 // Property tests of the tiling (a pure function): over random shapes and
 // options on every SoC profile, the UB budget holds, tiles cover the problem
-// exactly, every core gets work whenever there are enough 32-byte pieces, and
-// per-core tile counts differ by at most one.
+// exactly, every launched core gets work (all cores whenever the problem has
+// enough 32-byte pieces and bytes), and per-core tile counts differ by at most one.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -46,9 +46,11 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.rowTiles, CeilDiv(p.n, t.tileRows));
     XCHECK_EQ(t.colTiles, CeilDiv(p.c, t.tileCols));
     XCHECK_EQ(t.totalTiles, t.rowTiles * t.colTiles);
-    // Every core used whenever N * ceil(C / granule) >= cores; balance within one tile.
+    // Every core used whenever N * ceil(C / granule) >= cores and every core gets at
+    // least 16 KiB of logProb + out traffic; balance within one tile.
     const int64_t pieces = p.n * CeilDiv(p.c, granule);
-    XCHECK_EQ(t.blockDim, std::min<int64_t>(plat.vectorCores, pieces));
+    const int64_t worthCores = std::max<int64_t>(1, p.n * p.c * 2 * eb / 16384);
+    XCHECK_EQ(t.blockDim, std::min({int64_t(plat.vectorCores), pieces, worthCores}));
     XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
     XCHECK(t.tilesPerCore >= 1);
     XCHECK(t.tileRemainder < t.blockDim);
