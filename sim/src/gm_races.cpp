@@ -1,6 +1,7 @@
 // Inter-block GM races: within one SyncAll epoch, a write by one block and a
 // read or write by another of overlapping bytes. Checked at each SyncAll and at
-// kernel end from the recorded intervals: sort, then one sweep keeping, for
+// kernel end from the recorded intervals: sort (each block its own, then a
+// merge), then one sweep keeping, for
 // writes and for reads, the two furthest-reaching intervals of distinct blocks.
 #include <algorithm>
 
@@ -55,16 +56,46 @@ const GmRecord* conflict(const Top& a, const Top& b, const GmRecord& r) {
     const Top& o = a.block != r.block ? a : b;
     return (o.rec && o.hi > r.lo) ? o.rec : nullptr;
 }
+
+// The sweep's order: by start, then block, writes first.
+bool before(const GmRecord& x, const GmRecord& y) {
+    if (x.lo != y.lo) return x.lo < y.lo;
+    if (x.block != y.block) return x.block < y.block;
+    return x.write > y.write;
+}
+
+// All blocks' records in `before` order. Each block's run is normally sorted
+// already, by sort_gm_records in the block's own thread, so the serial part at
+// the barrier is a pairwise merge of the runs: O(r log blocks), not a sort.
+std::vector<GmRecord> merged(std::vector<std::vector<GmRecord>>& perBlock) {
+    std::vector<GmRecord> all;
+    std::vector<size_t> bounds{0};  // run i is [bounds[i], bounds[i + 1])
+    for (auto& v : perBlock) {
+        sort_gm_records(v);
+        all.insert(all.end(), v.begin(), v.end());
+        bounds.push_back(all.size());
+    }
+    while (bounds.size() > 2) {
+        const size_t runs = bounds.size() - 1;
+        std::vector<size_t> next{0};
+        for (size_t i = 0; i + 1 < runs; i += 2) {
+            std::inplace_merge(all.begin() + bounds[i], all.begin() + bounds[i + 1], all.begin() + bounds[i + 2],
+                               before);
+            next.push_back(bounds[i + 2]);
+        }
+        if (runs % 2) next.push_back(bounds[runs]);
+        bounds.swap(next);
+    }
+    return all;
+}
 }  // namespace
 
+void sort_gm_records(std::vector<GmRecord>& v) {
+    if (!std::is_sorted(v.begin(), v.end(), before)) std::stable_sort(v.begin(), v.end(), before);
+}
+
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
-    std::vector<GmRecord> all;
-    for (auto& v : perBlock) all.insert(all.end(), v.begin(), v.end());
-    std::sort(all.begin(), all.end(), [](const GmRecord& x, const GmRecord& y) {
-        if (x.lo != y.lo) return x.lo < y.lo;
-        if (x.block != y.block) return x.block < y.block;
-        return x.write > y.write;
-    });
+    const std::vector<GmRecord> all = merged(perBlock);
     Top w1, w2, r1, r2;
     for (const GmRecord& r : all) {
         const GmRecord* o = conflict(w1, w2, r);

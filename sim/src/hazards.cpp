@@ -11,27 +11,23 @@
 
 namespace ascend_sim::detail {
 
-RangeMap::Map::iterator RangeMap::locate(uint64_t at, int& used) {
+RangeMap::Map::iterator RangeMap::locate(uint64_t at, int& used, uint64_t& segEnd) {
     // The segment holding `at`: that of the nearest finger at or below it (or
     // the one after that), else a tree walk.
     used = -1;
-    uint64_t best = 0;
-    for (int i = 0; i < kFingers; ++i) {
-        const auto f = finger_[i];
-        if (f == m_.end() || f->first > at) continue;
-        if (used < 0 || f->first > best) {
-            used = i;
-            best = f->first;
+    for (int i = 0; i < kFingers; ++i)
+        if (finger_[i] != m_.end() && fingerKey_[i] <= at && (used < 0 || fingerKey_[i] > fingerKey_[used])) used = i;
+    if (used >= 0) {
+        segEnd = fingerEnd_[used];
+        if (at < segEnd) return finger_[used];
+        if (segEnd != UINT64_MAX) {
+            auto nx = std::next(finger_[used]);
+            segEnd = key_of(std::next(nx));
+            if (at < segEnd) return nx;
         }
     }
-    if (used >= 0) {
-        auto f = finger_[used];
-        auto nx = std::next(f);
-        if (nx == m_.end() || at < nx->first) return f;
-        auto nn = std::next(nx);
-        if (nn == m_.end() || at < nn->first) return nx;
-    }
     auto it = m_.upper_bound(at);
+    segEnd = key_of(it);
     --it;  // key 0 always exists
     if (used < 0) {
         used = nextFinger_;
@@ -42,16 +38,23 @@ RangeMap::Map::iterator RangeMap::locate(uint64_t at, int& used) {
 
 RangeMap::Map::iterator RangeMap::find(uint64_t at) {
     int used;
-    auto it = locate(at, used);
-    finger_[used] = it;
+    uint64_t segEnd;
+    auto it = locate(at, used, segEnd);
+    set_finger(used, it, segEnd);
     return it;
 }
 
 RangeMap::Map::iterator RangeMap::split(uint64_t at) {
     int used;
-    auto it = locate(at, used);
-    if (it->first != at) it = m_.emplace_hint(std::next(it), at, it->second);
-    finger_[used] = it;
+    uint64_t segEnd;
+    auto it = locate(at, used, segEnd);
+    if (it->first != at) {
+        // [key, segEnd) becomes [key, at) and [at, segEnd).
+        for (int i = 0; i < kFingers; ++i)
+            if (finger_[i] == it) fingerEnd_[i] = at;
+        it = m_.emplace_hint(std::next(it), at, it->second);
+    }
+    set_finger(used, it, segEnd);
     return it;
 }
 
@@ -131,9 +134,9 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
     // [first, ...) are the segments overlapping [lo, hi); when the range map was
     // split at lo and hi they lie inside it, else their ends are clipped to it.
     const auto end = rm.end();
-    for (auto it = first; it != end && it->first < hi; ++it) {
+    for (auto it = first, nx = first; it != end && it->first < hi; it = nx) {
         const Cell& c = it->second;
-        const auto nx = std::next(it);
+        nx = std::next(it);
         const uint64_t segLo = it->first > lo ? it->first : lo;
         const uint64_t segHi = nx == end || nx->first > hi ? hi : nx->first;
         // RAW (read) or WAW (write) against the last write.
@@ -148,9 +151,9 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
         if (write) {
             // WAR against reads since that write. A scalar read is complete
             // before the in-order scalar unit issues anything later.
-            for (int q = 0; q < P_COUNT; ++q) {
-                const AccessRec& r = c.read[q];
-                if (!r.seq || q == P_S) continue;
+            for (int q = P_S + 1; q < P_COUNT; ++q) {
+                const AccessRec& r = c.read_of(q);
+                if (!r.seq) continue;
                 if (q != p) {
                     if (mine.c[q] < r.seq) report(api, "WAR", sp, segLo, segHi, in, r, false, false);
                 } else if (!readsOverwritten && r.seq != in.seq && r.seq > selfDone_[p]) {
@@ -188,7 +191,7 @@ void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t 
         record_write(rm, in, first, last);
     } else {
         const AccessRec rec{in.seq, in.serial, in.op, uint8_t(in.pipe)};
-        for (auto it = first; it != last; ++it) it->second.read[in.pipe] = rec;
+        for (auto it = first; it != last; ++it) it->second.read_of(in.pipe) = rec;
     }
 }
 

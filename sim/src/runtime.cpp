@@ -229,6 +229,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     }
     for (size_t i = 0; i < size_t(VecOp::COUNT); ++i)
         if (b.repeatsByOp[i]) b.ctr.vectorRepeatsByOp[vec_op_name(VecOp(i))] = b.repeatsByOp[i];
+    sort_gm_records(b.records);
     std::lock_guard<std::mutex> lk(L.mu);
     L.perBlock[idx] = b.ctr;
     L.blockUsed[idx] = b.used;
@@ -247,6 +248,7 @@ void barrier(const char* api, Block& b) {
              b.num, L.prof.vectorCores, L.prof.name.c_str());
     b.hz.barrier_all();
     ++b.syncAlls;
+    sort_gm_records(b.records);
     std::unique_lock<std::mutex> lk(L.mu);
     if (L.aborted) throw AbortLaunch{};
     if (L.ended > 0) {

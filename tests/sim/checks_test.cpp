@@ -589,6 +589,34 @@ XTEST(gm_race_between_blocks) {
                        "written by block 1", "no SyncAll in between");
 }
 
+// Each block records its GM accesses out of address order (high window first),
+// over an odd number of blocks: the race check sorts each block's records and
+// merges the runs, and must still find the one overlap (blocks 3 and 4) and no
+// false one between the interleaved, disjoint windows of the others.
+XTEST(gm_race_found_across_unsorted_block_records) {
+    Gm<float> x(2048, "out");
+    auto body = [&](uint32_t overlapBlock) {
+        return [&, overlapBlock] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 256);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 2048);
+            auto t = b.Get<float>();
+            Duplicate(t, 1.0f, 64);
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            const uint32_t i = uint32_t(GetBlockIdx());
+            DataCopy(g[1024 + i * 64], t, 64);  // 256 B windows, disjoint
+            DataCopy(g[i * 64], t, 64);
+            if (i == overlapBlock) DataCopy(g[(i + 1) * 64 + 32], t, 32);  // into block i+1's low window
+        };
+    };
+    run_kernel("disjoint", 5, body(99));
+    XCHECK_THROWS_WITH(run_kernel("racy", 5, body(3)), "GM race (blocks 3 and 4", "GM [out+0x0480, out+0x0500)",
+                       "written by block 3", "written by block 4", "no SyncAll in between");
+}
+
 XTEST(syncall_blockdim_over_core_count) {
     ascend_sim::set_cores(4);
     XCHECK_THROWS_WITH(run_kernel("k", 5, [] { SyncAll(); }), "SyncAll (block 0)",

@@ -46,7 +46,11 @@ struct AccessRec {
 };
 struct Cell {
     AccessRec write;
-    AccessRec read[P_COUNT];
+    // The last read per pipe, indexed by pipe - 1: scalar reads are never
+    // recorded (see hazards.cpp), and a smaller node keeps more of the map in cache.
+    AccessRec read[P_COUNT - 1];
+    AccessRec& read_of(int pipe) { return read[pipe - 1]; }
+    const AccessRec& read_of(int pipe) const { return read[pipe - 1]; }
 };
 
 // Fixed-size node recycling for the range maps: a block inserts and erases
@@ -122,7 +126,9 @@ struct PoolAllocator {
 // (iterators of recently split segments) let the usual access patterns (a
 // stream of row-by-row or element-by-element accesses, interleaved with a few
 // other streams) find their segment in O(1) instead of a tree walk; a finger
-// is dropped when its node is erased.
+// is dropped when its node is erased. Each finger's segment bounds (its key
+// and the next key) are kept beside it and updated by split and merge, so
+// finding a segment through a finger reads no tree node.
 class RangeMap {
 public:
     using Map = std::map<uint64_t, Cell, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, Cell>>>;
@@ -134,9 +140,12 @@ public:
     std::pair<Map::iterator, Map::iterator> range(uint64_t lo, uint64_t hi);
     // Erases the segments strictly between first and last (they become part of first).
     void merge(Map::iterator first, Map::iterator last) {
-        const uint64_t lo = first->first, hi = last == m_.end() ? UINT64_MAX : last->first;
-        for (auto& f : finger_)
-            if (f != m_.end() && f->first > lo && f->first < hi) f = m_.end();
+        const uint64_t lo = first->first, hi = key_of(last);
+        for (int i = 0; i < kFingers; ++i) {
+            if (finger_[i] == m_.end()) continue;
+            if (fingerKey_[i] == lo) fingerEnd_[i] = hi;
+            else if (fingerKey_[i] > lo && fingerKey_[i] < hi) drop_finger(i);
+        }
         m_.erase(std::next(first), last);
     }
     Map::iterator end() { return m_.end(); }
@@ -151,14 +160,25 @@ public:
 private:
     static constexpr int kFingers = 4;
     Map::iterator split(uint64_t at);
-    Map::iterator locate(uint64_t at, int& used);
+    Map::iterator locate(uint64_t at, int& used, uint64_t& segEnd);
+    // A segment's end: the next key (UINT64_MAX past the last).
+    uint64_t key_of(Map::iterator next) const { return next == m_.end() ? UINT64_MAX : next->first; }
+    void set_finger(int i, Map::iterator it, uint64_t segEnd) {
+        finger_[i] = it;
+        fingerKey_[i] = it->first;
+        fingerEnd_[i] = segEnd;
+    }
+    void drop_finger(int i) { finger_[i] = m_.end(); }
     void forget() {
-        for (auto& f : finger_) f = m_.end();
+        for (int i = 0; i < kFingers; ++i) drop_finger(i);
         nextFinger_ = 0;
     }
     std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
     Map m_;
     Map::iterator finger_[kFingers];
+    // While finger_[i] != end, its segment is [fingerKey_[i], fingerEnd_[i]).
+    uint64_t fingerKey_[kFingers] = {};
+    uint64_t fingerEnd_[kFingers] = {};
     int nextFinger_ = 0;
 };
 
@@ -379,6 +399,9 @@ std::string gm_describe(uint64_t addr);                // "logProb+0x40" or "0x7
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
 void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op);
+// Puts one block's records in the race check's order (done by each block's own
+// thread, so the check at the barrier only merges).
+void sort_gm_records(std::vector<GmRecord>& v);
 
 // dcache.cpp
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
