@@ -1,12 +1,12 @@
-// Kernel launch: one host thread per block (at most host_threads() running at
-// once, a counting semaphore per launch), SyncAll as a barrier that gives up
-// its slot while waiting (so blockDim 48 runs on one host thread), kernel-end
-// checks per block, launch statistics, and deterministic error reporting (the
-// violation of the lowest failing block).
+// Kernel launch: every block a fiber (fiber.h), host_threads() host threads
+// running whichever blocks are ready; SyncAll as a barrier at which a block
+// steps aside until the last one arrives (so blockDim 48 runs on one host
+// thread), kernel-end checks per block, launch statistics, and deterministic
+// error reporting (the violation of the lowest failing block).
 //
 // When blockDim exceeds the profile's vector cores SyncAll is itself a
-// violation, so those launches run on a pool of host_threads() workers instead
-// (blockDim may be up to 65535).
+// violation, so those launches run each block to its end on a pool of
+// host_threads() workers instead (blockDim may be up to 65535).
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -14,9 +14,11 @@
 #include <thread>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <pthread.h>
 
 #include "ascend_sim/runtime_state.h"
+#include "fiber.h"
 
 namespace ascend_sim {
 
@@ -95,12 +97,11 @@ struct UbMemory {
     UbMemory& operator=(const UbMemory&) = delete;
 };
 
-// Block threads are kept between launches: creating and tearing down 48
-// threads per launch (stacks, malloc arenas, page faults) cost milliseconds,
-// far more than a small problem's work. Every submitted task gets a thread of
-// its own at once (an idle one or a new one), exactly as a fresh std::thread
-// would: blocks waiting in SyncAll must all be resident. How many run at once
-// is still the launch's slot semaphore. Idle threads beyond kMaxIdle exit.
+// Host threads are kept between launches: creating and tearing down threads per
+// launch (stacks, malloc arenas, page faults) cost more than a small problem's
+// work. Every submitted task gets a thread of its own at once (an idle one or a
+// new one), as a fresh std::thread would: concurrent launches from several
+// caller threads never wait for each other. Idle threads beyond kMaxIdle exit.
 class BlockThreads {
 public:
     static BlockThreads& get() {
@@ -150,26 +151,12 @@ private:
     size_t idle_ = 0;
 };
 
-void acquire_slot(Launch& L, Block& b) {
-    std::unique_lock<std::mutex> lk(L.mu);
-    L.slotCv.wait(lk, [&] { return L.freeSlots > 0; });
-    --L.freeSlots;
-    (void)b;
-}
-// One slot, one waiter: notify_one (notify_all woke all ~46 waiting blocks of a
-// 48-block launch for every slot, thousands of futile context switches per launch).
-void release_slot(Launch& L) {
-    std::lock_guard<std::mutex> lk(L.mu);
-    ++L.freeSlots;
-    L.slotCv.notify_one();
-}
-
 // Kernel end of one block: per-block checks, then the SyncAll bookkeeping.
 void end_block(Launch& L, Block& b, std::vector<uint8_t>& ended, std::vector<uint32_t>& endedSyncs) {
     queues_end(b);
     events_end(b);
     dcache_end(b);
-    if (!L.threadPerBlock) return;
+    if (!L.fiberMode) return;
     std::unique_lock<std::mutex> lk(L.mu);
     ended[b.idx] = 1;
     endedSyncs[b.idx] = b.syncAlls;
@@ -187,8 +174,26 @@ struct LaunchCtx {
     std::vector<uint8_t> ended;
     std::vector<uint32_t> endedSyncs;
     std::vector<std::vector<GmRecord>> lastEpoch;  // records of the barrier just passed
+    std::vector<std::unique_ptr<Fiber>> fibers;    // fiber mode: one per block
 };
 thread_local LaunchCtx* t_ctx = nullptr;
+
+// The block context of the running host thread. A block (a fiber) may continue
+// on another host thread after SyncAll, and a compiler may keep a thread_local's
+// address in a register across the switch: code that can span a SyncAll reaches
+// these two only through out-of-line calls.
+__attribute__((noinline, noipa)) void set_block_tls(Block* b, LaunchCtx* ctx) {
+    tls_block = b;
+    t_ctx = ctx;
+}
+__attribute__((noinline, noipa)) LaunchCtx* block_ctx() { return t_ctx; }
+
+// With L.mu held: every block waiting in SyncAll becomes runnable.
+void wake_parked(Launch& L) {
+    L.runnable.insert(L.runnable.end(), L.parked.begin(), L.parked.end());
+    L.parked.clear();
+    L.workCv.notify_all();
+}
 
 void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<void()>& body) {
     Launch& L = *ctx.L;
@@ -204,8 +209,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
     // first hands it out (queues.cpp).
     std::memset(ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
-    tls_block = &b;
-    t_ctx = &ctx;
+    set_block_tls(&b, &ctx);
     try {
         body();
         end_block(L, b, ctx.ended, ctx.endedSyncs);
@@ -214,8 +218,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
         L.record_failure(idx, std::current_exception());
         L.abort_all();
     }
-    tls_block = nullptr;
-    t_ctx = nullptr;
+    set_block_tls(nullptr, nullptr);
     // Drop this block's dirty lines from the launch-wide map (reported above if any).
     if (!b.dirtyLines.empty()) {
         std::lock_guard<std::mutex> lk(L.dirtyMu);
@@ -240,7 +243,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
 // Barrier shared by both SyncAll forms.
 void barrier(const char* api, Block& b) {
     Launch& L = *b.launch;
-    LaunchCtx& ctx = *t_ctx;
+    LaunchCtx& ctx = *block_ctx();
     if (b.num > L.prof.vectorCores)
         fail(api, "blockDim over the core count",
              "blockDim %u exceeds the %u vector cores of %s; inter-core sync needs every block resident at once "
@@ -269,8 +272,6 @@ void barrier(const char* api, Block& b) {
     b.records.clear();
     b.scalarReadsSeen.clear();
     ++L.arrived;
-    ++L.freeSlots;  // give the host thread to another block while waiting
-    L.slotCv.notify_one();
     b.hz.reset_gm();
     if (L.arrived == L.blockDim) {
         try {
@@ -286,16 +287,46 @@ void barrier(const char* api, Block& b) {
         L.epochRecords.assign(L.blockDim, {});
         L.arrived = 0;
         ++L.generation;
-        L.cv.notify_all();
+        wake_parked(L);
     } else {
-        const uint64_t gen = L.generation;
-        L.cv.wait(lk, [&] { return L.generation != gen || L.aborted; });
+        // Step aside: this host thread parks the block (run_fibers) and runs others;
+        // the last block to arrive makes it runnable again.
+        L.parkGen[b.idx] = L.generation;
+        lk.unlock();
+        ctx.fibers[b.idx]->yield();
+        set_block_tls(&b, &ctx);
+        lk.lock();
         if (L.aborted) throw AbortLaunch{};
     }
-    L.slotCv.wait(lk, [&] { return L.freeSlots > 0; });
-    --L.freeSlots;
     lk.unlock();
     dcache_on_epoch(b, ctx.lastEpoch);
+}
+
+// A host thread's part of a fiber launch: run ready blocks until all have ended.
+// A block that stepped aside in SyncAll is parked, unless the barrier opened (or
+// the launch aborted) while it was stepping aside.
+void run_fibers(Launch& L, LaunchCtx& ctx) {
+    std::unique_lock<std::mutex> lk(L.mu);
+    for (;;) {
+        if (!L.runnable.empty()) {
+            const uint32_t i = L.runnable.front();
+            L.runnable.pop_front();
+            lk.unlock();
+            ctx.fibers[i]->resume();
+            set_block_tls(nullptr, nullptr);
+            lk.lock();
+            if (ctx.fibers[i]->finished()) {
+                if (++L.finished == L.blockDim) L.workCv.notify_all();
+            } else if (L.parkGen[i] != L.generation || L.aborted) {
+                L.runnable.push_back(i);
+            } else {
+                L.parked.push_back(i);
+            }
+            continue;
+        }
+        if (L.finished == L.blockDim) return;
+        L.workCv.wait(lk);
+    }
 }
 }  // namespace
 
@@ -307,8 +338,7 @@ void Launch::record_failure(uint32_t block, std::exception_ptr e) {
 void Launch::abort_all() {
     std::lock_guard<std::mutex> lk(mu);
     aborted = true;
-    cv.notify_all();
-    slotCv.notify_all();
+    wake_parked(*this);  // they see `aborted` and unwind
 }
 
 void sync_all(const char* api) { barrier(api, cur(api)); }
@@ -353,9 +383,8 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
     L.prof = current_profile();
     L.blockDim = blockDim;
     L.threads = host_threads();
-    L.threadPerBlock = blockDim <= L.prof.vectorCores;
+    L.fiberMode = blockDim <= L.prof.vectorCores;
     L.initcheck = initcheck_enabled();
-    L.freeSlots = L.threads;
     L.perBlock.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);
     L.epochRecords.assign(blockDim, {});
@@ -366,7 +395,8 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
     const size_t ubBytes = L.prof.ubBytes + 8192;
 
     std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the tasks)
-    uint32_t tasks = 0, finished = 0;
+    const uint32_t tasks = std::min(L.threads, blockDim);
+    uint32_t finished = 0;
     std::mutex doneMu;
     std::condition_variable doneCv;
     // The last thing a task does: after it, the task touches nothing of this frame.
@@ -374,23 +404,27 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
         std::lock_guard<std::mutex> lk(doneMu);
         if (++finished == tasks) doneCv.notify_all();
     };
-    if (L.threadPerBlock) {
-        tasks = blockDim;
+    if (L.fiberMode) {
+        ctx.fibers.reserve(blockDim);
         for (uint32_t i = 0; i < blockDim; ++i)
-            BlockThreads::get().submit([&, i] {
-                Block dummy;
-                acquire_slot(L, dummy);
-                {
+            ctx.fibers.push_back(std::make_unique<Fiber>([&, i] {
+                try {
                     UbMemory ub(ubBytes);
                     run_block(ctx, i, ub.p, body);
+                } catch (...) {  // nothing may leave a fiber (UB allocation failure)
+                    L.record_failure(i, std::current_exception());
+                    L.abort_all();
                 }
-                release_slot(L);
+            }));
+        L.parkGen.assign(blockDim, 0);
+        for (uint32_t i = 0; i < blockDim; ++i) L.runnable.push_back(i);
+        for (uint32_t w = 0; w < tasks; ++w)
+            BlockThreads::get().submit([&] {
+                run_fibers(L, ctx);
                 finish();
             });
     } else {
-        const uint32_t workers = std::min(L.threads, blockDim);
-        tasks = workers;
-        for (uint32_t w = 0; w < workers; ++w)
+        for (uint32_t w = 0; w < tasks; ++w)
             BlockThreads::get().submit([&] {
                 {
                     UbMemory ub(ubBytes);

@@ -358,13 +358,17 @@ struct Launch {
     SocProfile prof;
     uint32_t blockDim = 0;
     uint32_t threads = 1;
-    bool threadPerBlock = true;
+    bool fiberMode = true;  // blockDim <= vector cores: blocks are fibers, SyncAll may be used
     bool initcheck = true;
 
     std::mutex mu;
-    std::condition_variable cv;      // SyncAll generations, abort
-    std::condition_variable slotCv;  // host-thread slots
-    uint32_t freeSlots = 0;          // host-thread slots (counting semaphore)
+    // Blocks as fibers on host threads (runtime.cpp): the ones ready to run, the ones
+    // waiting in SyncAll (and the generation each waits to pass), how many have ended.
+    std::condition_variable workCv;  // a block became runnable, or all ended
+    std::deque<uint32_t> runnable;
+    std::vector<uint32_t> parked;
+    std::vector<uint64_t> parkGen;
+    uint32_t finished = 0;
 
     // hard SyncAll barrier
     uint32_t arrived = 0, ended = 0;
