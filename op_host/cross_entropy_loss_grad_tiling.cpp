@@ -1,14 +1,17 @@
 // Tiling rule (see docs/cross_entropy_loss_grad.md, "Tiling"):
 //   A tile is R rows x TC columns of logProb. Candidates are
 //     row-packed   TC = C, R in [1, Rmax]          (when one row fits UB)
-//     column-split R = 1, TC = a multiple of the 32-byte granule < C
+//     column-split TC = a multiple of the 32-byte granule < C, R = 1; with
+//                  weighted smoothing R in [1, Rmax(TC)] (see WeightedMakespan)
 //   The launch uses cores = min(vector cores, N*C*(in + out bytes) / kMinCoreBytes)
 //   (at least 1): a core's fixed GM bytes (its bad-target slot, its reads of the
 //   prologue's partial slots) would otherwise weigh on a tiny problem's traffic.
 //   A candidate is admissible when its UB use fits and it yields at least
 //   min(cores, N * ceil(C / granule)) tiles, so every launched core gets work.
-//   Among admissible candidates the one with the smallest modelled makespan wins:
-//     ceil(tiles / cores) * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
+//   Among admissible candidates the one with the smallest modelled makespan wins,
+//   the largest over cores of
+//     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
+//     + column tiles visited * (kTileOverhead + TC * 4)   (weighted smoothing only)
 //   (ties -> fewer tiles). Tiles are numbered column-major and dealt to cores
 //   as contiguous ranges of base or base + 1 tiles.
 #include "cross_entropy_loss_grad_tiling.h"
@@ -63,7 +66,6 @@ void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGra
     const int64_t pitch = RoundUp(cols, s.granule);
     t.tileRows = rows;
     t.tileCols = cols;
-    t.rowPitch = pitch;
     t.inBufBytes = Align32(rows * pitch * s.elemBytes);
     t.outBufBytes = t.inBufBytes;
     t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
@@ -97,6 +99,23 @@ struct Candidate {
     int64_t rows = 0, cols = 0, tiles = 0;
     double cost = 0;
 };
+
+// With weighted smoothing a core loads the weight columns of every column tile
+// its range of tiles touches (DataCopyPad, then an MTE2_V wait before the
+// first Axpy): a reload costs its bytes and a stall like a tile's fixed cost.
+// The most such loads any core makes, for `tiles` tiles (column-major, rowTiles
+// per column tile) dealt as contiguous ranges of base or base + 1 to `cores`,
+// and the tiles of that core, as the largest of loads * loadCost + tiles * tileCost.
+double WeightedMakespan(int64_t tiles, int64_t rowTiles, int64_t cores, double tileCost, double loadCost) {
+    const int64_t base = tiles / cores, rem = tiles % cores;
+    double worst = 0;
+    for (int64_t k = 0; k < cores && k < tiles; ++k) {
+        const int64_t first = k * base + std::min(k, rem), count = base + (k < rem ? 1 : 0);
+        const int64_t loads = (first + count - 1) / rowTiles - first / rowTiles + 1;
+        worst = std::max(worst, static_cast<double>(count) * tileCost + static_cast<double>(loads) * loadCost);
+    }
+    return worst;
+}
 
 }  // namespace
 
@@ -168,8 +187,12 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             c.rows = rows;
             c.cols = cols;
             c.tiles = tiles;
-            c.cost = static_cast<double>(CeilDiv(tiles, cores)) *
-                     static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
+            const double tileCost = static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
+            c.cost = static_cast<double>(CeilDiv(tiles, cores)) * tileCost;
+            // The weight reloads only add: skip their O(cores) count when the tiles alone lose.
+            if (s.weightTile && (!have || c.cost <= best.cost))
+                c.cost = WeightedMakespan(tiles, CeilDiv(N, rows), std::min(cores, tiles), tileCost,
+                                          static_cast<double>(kTileOverhead + cols * 4));
             if (!have || c.cost < best.cost || (c.cost == best.cost && c.tiles < best.tiles)) {
                 best = c;
                 have = true;
@@ -182,7 +205,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             for (int64_t rows = 1; rows <= rmax; ++rows) consider(rows, C);
         }
         // Column-split: k column tiles per row, k from the fewest that fit up to
-        // enough to feed every core (and some more, for balance).
+        // enough to feed every core (and some more, for balance). One row per
+        // tile, except with weighted smoothing: there the weight columns take UB
+        // once per tile, not per row, so several rows of narrower columns hold
+        // more elements, and a core whose tiles stay in one column tile loads its
+        // weight columns once. More rows cost only per-row overhead otherwise.
         const int64_t kMin = std::max<int64_t>(2, CeilDiv(granules, maxGranules));
         const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(cores, N) + 2 * cores);
         for (int64_t k = kMin; k <= kMax; ++k) {
@@ -191,6 +218,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
                 const int64_t cols = gpt * s.granule;
                 if (cols >= C) continue;  // that is the row-packed R = 1 candidate
                 consider(1, cols);
+                // DataCopyPad's GM stride between a tile's rows is a uint32 byte count.
+                if (!s.weightTile || (C - cols) * s.elemBytes > int64_t(UINT32_MAX)) continue;
+                const int64_t rmax = LargestFitting(2, std::min<int64_t>(kMaxTileRows, N),
+                                                    [&](int64_t rows) { return UbFor(s, rows, cols) <= ub; });
+                for (int64_t rows = 2; rows <= rmax; ++rows) consider(rows, cols);
             }
         }
         if (!have) return fail("no tiling fits UB of " + std::to_string(ub) + " bytes");

@@ -93,8 +93,12 @@ private:
     static constexpr int32_t kRowNoFix = -1;  // live row whose target column lies outside this tile
     static constexpr int64_t kChunk = 64;     // rows whose terms are held on the scalar stack at once
 
+    // pitch: UB elements per row, cols rounded up to whole 32-byte blocks. Rows
+    // sit back to back at the tile's own pitch (DataCopyPad defines each row's
+    // rounded tail), so a tile's rows * pitch elements are all written, also in
+    // the shorter last column tile.
     struct Tile {
-        int64_t row0, rows, col0, cols, colTile;
+        int64_t row0, rows, col0, cols, colTile, pitch;
     };
 
     __aicore__ inline Tile TileAt(int64_t index) const {
@@ -104,18 +108,11 @@ private:
         g.rows = t_.n - g.row0 < t_.tileRows ? t_.n - g.row0 : t_.tileRows;
         g.col0 = g.colTile * t_.tileCols;
         g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
+        g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
         return g;
     }
 
     static constexpr int64_t kPerBlock = 32 / static_cast<int64_t>(sizeof(T));  // elements per 32-byte block
-
-    // cols rounded up to whole 32-byte blocks: what DataCopyPad writes of one row in UB.
-    __aicore__ inline int64_t BlockCols(int64_t cols) const { return (cols + kPerBlock - 1) / kPerBlock * kPerBlock; }
-
-    // UB gap, in 32-byte blocks, between a row's data and the next row (pitch vs. cols).
-    __aicore__ inline uint32_t UbRowGapBlocks(int64_t cols) const {
-        return static_cast<uint32_t>((t_.rowPitch - BlockCols(cols)) / kPerBlock);
-    }
 
     template <class U>
     __aicore__ inline void StageRows(const AscendC::GlobalTensor<U>& gm, int64_t row0, int64_t rows, int32_t stage,
@@ -138,17 +135,15 @@ private:
         AscendC::DataCopyPad(x, logProbGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0],
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
                                                         static_cast<uint32_t>(g.cols * sizeof(T)),
-                                                        static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)),
-                                                        UbRowGapBlocks(g.cols), 0),
+                                                        static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0, 0),
                              AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
         inQ_.EnQue(x);
     }
 
     __aicore__ inline void Compute(int64_t index, int32_t stage) {
         const Tile g = TileAt(index);
-        // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail), not the
-        // pitch padding after the last row (column-split mode's shorter last column tile).
-        const int32_t n = static_cast<int32_t>((g.rows - 1) * t_.rowPitch + BlockCols(g.cols));
+        // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
+        const int32_t n = static_cast<int32_t>(g.rows * g.pitch);
         AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
         AscendC::LocalTensor<T> y = outQ_.template AllocTensor<T>();
         AscendC::LocalTensor<float> p = WorkTile(y);
@@ -181,7 +176,7 @@ private:
                 const int64_t r = r0 + k;
                 int32_t col = kRowDead;
                 const RowTerms terms = TermsOfRow(g, r, stage, col);
-                AscendC::Muls(p[Row(r)], p[Row(r)], terms.scale, static_cast<int32_t>(g.cols));
+                AscendC::Muls(p[Row(g, r)], p[Row(g, r)], terms.scale, static_cast<int32_t>(g.cols));
                 smooth[k] = terms.smooth;
                 nll[k] = terms.nll;
                 fixCol[k] = col;
@@ -194,9 +189,9 @@ private:
                     if (fixCol[k] == kRowDead) continue;
                     const int64_t r = r0 + k;
                     if (t_.hasWeight) {
-                        AscendC::Axpy(p[Row(r)], w, -smooth[k], static_cast<int32_t>(g.cols));
+                        AscendC::Axpy(p[Row(g, r)], w, -smooth[k], static_cast<int32_t>(g.cols));
                     } else {
-                        AscendC::Adds(p[Row(r)], p[Row(r)], -smooth[k], static_cast<int32_t>(g.cols));
+                        AscendC::Adds(p[Row(g, r)], p[Row(g, r)], -smooth[k], static_cast<int32_t>(g.cols));
                     }
                 }
             }
@@ -205,7 +200,7 @@ private:
                 WaitPipe<AscendC::HardEvent::V_S>(pipe_);
                 for (int64_t k = 0; k < rn; ++k) {
                     if (fixCol[k] < 0) continue;
-                    const uint32_t at = static_cast<uint32_t>(Row(r0 + k) + fixCol[k]);
+                    const uint32_t at = static_cast<uint32_t>(Row(g, r0 + k) + fixCol[k]);
                     p.SetValue(at, p.GetValue(at) - nll[k]);
                 }
                 WaitPipe<AscendC::HardEvent::S_V>(pipe_);
@@ -224,8 +219,7 @@ private:
         AscendC::DataCopyPad(outGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0], y,
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
                                                         static_cast<uint32_t>(g.cols * sizeof(T)),
-                                                        UbRowGapBlocks(g.cols),
-                                                        static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0));
+                                                        0, static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0));
         outQ_.FreeTensor(y);
     }
 
@@ -292,7 +286,8 @@ private:
     __aicore__ inline uint32_t StageElems() const {
         return static_cast<uint32_t>((t_.tileRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
     }
-    __aicore__ inline int64_t Row(int64_t r) const { return r * t_.rowPitch; }
+    // First UB element of tile row r.
+    __aicore__ inline int64_t Row(const Tile& g, int64_t r) const { return r * g.pitch; }
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;

@@ -37,10 +37,10 @@ struct CrossEntropyLossGradTilingData {
     float twoZScale;       // 2 * lseSquareScaleForZloss
     float classCount;      // C as float: sum_k w_k without a weight
 
-    // ---- tiles: R rows x TC columns, numbered column-major ----
+    // ---- tiles: R rows x TC columns, numbered column-major; in UB a row takes
+    // its columns rounded up to 32 bytes (the kernel computes that pitch per tile) ----
     int64_t tileRows;      // R
     int64_t tileCols;      // TC (== C in row-packed mode)
-    int64_t rowPitch;      // UB elements per tile row: TC rounded up to 32 bytes
     int64_t rowTiles;      // ceil(N / R)
     int64_t colTiles;      // ceil(C / TC)
     int64_t totalTiles;

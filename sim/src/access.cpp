@@ -187,6 +187,29 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
     b.hz.access(api, in, Space::GM, lo, hi, write);
 }
 
+namespace {
+// The GM bytes a DMA touches: `count` rows of `len` bytes, `pitch` apart. A
+// strided copy (DataCopyParams gaps, DataCopyPad strides) leaves the bytes
+// between its rows alone, which another core may own (the rows of two cores'
+// column tiles interleave), so the race check, the DCache rules and the hazard
+// map see each row, not the hull. A gapless copy is one row.
+struct GmRows {
+    uint64_t lo, len, pitch, count;
+    template <class F>
+    void each(F f) const {
+        for (uint64_t i = 0, at = lo; i < count; ++i, at += pitch) f(at, at + len);
+    }
+};
+
+// dma() gets the hull [lo, lo + gmSpan) and the payload of blocks.count equal
+// blocks; the GM block length and pitch follow from them exactly.
+GmRows gm_rows(uint64_t lo, uint64_t gmSpan, uint64_t payload, uint64_t count) {
+    const uint64_t len = count ? payload / count : 0;
+    if (count <= 1 || len == 0 || gmSpan == count * len) return GmRows{lo, gmSpan, gmSpan, 1};
+    return GmRows{lo, len, (gmSpan - len) / (count - 1), count};
+}
+}  // namespace
+
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks) {
     Block& b = cur(api);
@@ -201,17 +224,19 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
         b.ctr.gmWriteBytes += payload;
         ++b.ctr.dmaOut;
     }
-    const uint64_t lo = reinterpret_cast<uint64_t>(gm.p), hi = lo + gmSpan;
-    dcache_on_dma(b, api, lo, hi, toUb);
-    add_gm_record(b, lo, hi, !toUb, api);
+    const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
+    rows.each([&](uint64_t lo, uint64_t hi) {
+        dcache_on_dma(b, api, lo, hi, toUb);
+        add_gm_record(b, lo, hi, !toUb, api);
+    });
     const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     if (toUb) {
-        b.hz.access(api, in, Space::GM, lo, hi, false);
+        rows.each([&](uint64_t lo, uint64_t hi) { b.hz.access(api, in, Space::GM, lo, hi, false); });
         b.hz.access(api, in, Space::UB, off, off + ubSpan, true);
         init_write_blocks(b, off, blocks);
     } else {
         b.hz.access(api, in, Space::UB, off, off + ubSpan, false);
-        b.hz.access(api, in, Space::GM, lo, hi, true);
+        rows.each([&](uint64_t lo, uint64_t hi) { b.hz.access(api, in, Space::GM, lo, hi, true); });
     }
 }
 

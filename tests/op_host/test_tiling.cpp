@@ -33,10 +33,11 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK(t.tileRows >= 1 && t.tileRows <= 4095);
     XCHECK(t.tileCols >= 1 && t.tileCols <= p.c);
     XCHECK(t.tileCols == p.c || t.tileCols % granule == 0);
-    XCHECK(t.colTiles == 1 || t.tileRows == 1);
-    XCHECK(t.rowPitch % granule == 0 && t.rowPitch >= t.tileCols && t.rowPitch < t.tileCols + granule);
-    XCHECK(t.inBufBytes >= t.tileRows * t.rowPitch * eb);
-    if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * t.rowPitch * 4);
+    // Several rows per column-split tile only with weighted smoothing (the weight reload term).
+    XCHECK(t.colTiles == 1 || t.tileRows == 1 || (p.hasWeight && p.labelSmoothing > 0));
+    const int64_t pitch = CeilDiv(t.tileCols, granule) * granule;  // the kernel's UB row pitch
+    XCHECK(t.inBufBytes >= t.tileRows * pitch * eb);
+    if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     if (p.n == 0) {
         XCHECK_EQ(r.workspaceBytes, uint64_t(0));

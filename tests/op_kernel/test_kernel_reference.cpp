@@ -85,3 +85,9 @@ XTEST(matrix_row_packed_3001x9) { RunMatrix(3001, 9, 200); }
 
 // Column-split tiles: C wider than one tile, fewer rows than cores.
 XTEST(matrix_column_split_3x20011) { RunMatrix(3, 20011, 300); }
+
+// With weighted smoothing, multi-row column-split tiles (e.g. fp32 4 x 672,
+// bf16 11 x 416 on ascend910b): a ragged last row tile, and a last column tile
+// whose rows are narrower than the full tiles' (337 of 416 columns: its rows
+// sit at their own 32-byte pitch in UB).
+XTEST(matrix_column_split_multi_row_62x2001) { RunMatrix(62, 2001, 400); }

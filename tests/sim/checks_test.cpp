@@ -551,6 +551,36 @@ XTEST(dcache_stale_line_after_mte3) {
                        "GlobalTensor::GetValue (block 0)", "cached before it was overwritten");
 }
 
+// Block 1 caches a GM line by GetValue; after a SyncAll block 0 writes strided
+// rows around it (pitch 256 B, the cached line in a gap) or over it; after the
+// next SyncAll block 1 reads the line again: stale only if a row covered it.
+XTEST(dcache_line_in_the_gap_of_another_blocks_strided_write_stays_valid) {
+    Gm<float> x(256, "x");
+    auto body = [&](uint32_t writeStart) {
+        return [&, writeStart] {
+            Calc c(512);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 256);
+            if (GetBlockIdx() == 1) (void)g.GetValue(32);  // caches line x+0x0080
+            SyncAll();
+            if (GetBlockIdx() == 0) {
+                auto t = c.get<float>();
+                Duplicate(t, 1.0f, 128);
+                SetFlag<HardEvent::V_MTE3>(0);
+                WaitFlag<HardEvent::V_MTE3>(0);
+                DataCopyPad(g[writeStart], t, {4, 128, 0, 128, 0});
+            }
+            SyncAll();
+            if (GetBlockIdx() == 1) (void)g.GetValue(33);
+        };
+    };
+    ascend_sim::set_threads(1);
+    run_kernel("gap", 2, body(0));
+    XCHECK_THROWS_WITH(run_kernel("over", 2, body(32)), "GlobalTensor::GetValue (block 1)",
+                       "cached before it was overwritten");
+    ascend_sim::set_threads(0);
+}
+
 XTEST(dcache_line_dirty_in_another_block) {
     Gm<float> x(64, "x");
     ascend_sim::set_threads(1);
@@ -615,6 +645,57 @@ XTEST(gm_race_found_across_unsorted_block_records) {
     run_kernel("disjoint", 5, body(99));
     XCHECK_THROWS_WITH(run_kernel("racy", 5, body(3)), "GM race (blocks 3 and 4", "GM [out+0x0480, out+0x0500)",
                        "written by block 3", "written by block 4", "no SyncAll in between");
+}
+
+// Two blocks write 4 rows of 128 B each with one strided DataCopyPad (GM pitch
+// 256 B): block 0 the even 128 B rows, block 1 the odd ones. Their hulls
+// overlap but no byte does, so there is no race (the NPU touches only the
+// rows). Shifted by 32 B, block 1's rows overlap block 0's and must be reported.
+XTEST(gm_race_strided_rows_interleaved_vs_overlapping) {
+    Gm<float> x(256, "out");
+    auto body = [&](uint32_t shiftFloats) {
+        return [&, shiftFloats] {
+            Calc c(512);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 256);
+            auto t = c.get<float>();
+            Duplicate(t, float(GetBlockIdx() + 1), 128);
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            const uint32_t start = GetBlockIdx() * (32 - shiftFloats);
+            DataCopyPad(g[start], t, {4, 128, 0, 128, 0});  // 4 x 128 B, GM pitch 256 B
+        };
+    };
+    run_kernel("interleaved", 2, body(0));
+    for (int i = 0; i < 256; ++i) XCHECK_EQ(x.p[i], float((i / 32) % 2 + 1));
+    XCHECK_THROWS_WITH(run_kernel("racy", 2, body(8)), "GM race (blocks 0 and 1", "GM [out+0x0060, out+0x0080)",
+                       "written by block 0 (DataCopyPad)", "written by block 1 (DataCopyPad)",
+                       "no SyncAll in between");
+}
+
+// The same with a strided read (DataCopyParams gaps, 32 B units): block 1 reads
+// the rows between the ones block 0 writes; reading one of them is a race.
+XTEST(gm_race_strided_read_between_written_rows) {
+    Gm<float> x(256, "buf");
+    auto body = [&](uint32_t readStart) {
+        return [&, readStart] {
+            Calc c(512);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 256);
+            auto t = c.get<float>();
+            if (GetBlockIdx() == 0) {
+                Duplicate(t, 1.0f, 128);
+                SetFlag<HardEvent::V_MTE3>(0);
+                WaitFlag<HardEvent::V_MTE3>(0);
+                DataCopy(g, t, {4, 4, 0, 4});  // UB 512 B -> GM rows [256k, 256k + 128)
+            } else {
+                DataCopy(t, g[readStart], {4, 4, 4, 0});  // GM rows of 128 B, pitch 256 B -> UB
+            }
+        };
+    };
+    run_kernel("between", 2, body(32));
+    XCHECK_THROWS_WITH(run_kernel("racy", 2, body(0)), "GM race (blocks 0 and 1", "GM [buf+0x0000, buf+0x0080)",
+                       "written by block 0 (DataCopy)", "read by block 1 (DataCopy)");
 }
 
 XTEST(syncall_blockdim_over_core_count) {

@@ -187,6 +187,35 @@ XTEST(gm_raw_mte3_write_then_mte2_read_needs_mte3_mte2) {
     one(kernel(true));
 }
 
+// Two strided MTE3 writes whose GM rows interleave (pitch 256 B, 128 B rows)
+// touch different bytes: no PipeBarrier<PIPE_MTE3> is needed between them, nor
+// MTE3_MTE2 before an MTE2 read of rows neither wrote. Writing the first
+// write's rows again (or reading them) is still a hazard.
+XTEST(gm_strided_dma_rows_interleaved_vs_overlapping) {
+    Gm<float> y(256, "y");
+    auto kernel = [&](uint32_t secondWrite, uint32_t read) {
+        return [&, secondWrite, read] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 1024);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(y.p, 256);
+            auto t = b.Get<float>();
+            Duplicate(t, 1.0f, 128);
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            DataCopyPad(g, t, {4, 128, 0, 128, 0});  // rows [256k, 256k + 128)
+            if (secondWrite < 256) DataCopyPad(g[secondWrite], t, {2, 128, 0, 128, 0});
+            if (read < 256) DataCopyPad(t[128], g[read], {2, 128, 128, 0, 0}, {false, 0, 0, 0.0f});
+        };
+    };
+    one(kernel(32, 160));  // 128 B rows: writes 0, 2, 4, 6, then 1, 3; reads 5, 7
+    XCHECK_THROWS_WITH(one(kernel(64, 999)), "WAW on GM [y+0x0100, y+0x0180)", "PIPE_MTE3 DataCopyPad",
+                       "written by PIPE_MTE3 DataCopyPad", "no PipeBarrier<PIPE_MTE3>");
+    XCHECK_THROWS_WITH(one(kernel(999, 64)), "RAW on GM [y+0x0100, y+0x0180)", "PIPE_MTE2 DataCopyPad",
+                       "written by PIPE_MTE3 DataCopyPad", "no MTE3_MTE2 flag");
+}
+
 XTEST(raw_mte3_reads_vector_output_without_v_mte3) {
     Gm<float> y(64, "y");
     XCHECK_THROWS_WITH(one([&] {

@@ -85,8 +85,12 @@ struct UbBlocks {
 };
 // A GM<->UB transfer: hull of the GM bytes touched [gm.p, gm.p + gmSpan), UB
 // [ub.p, ub.p + ubSpan) (the hull of `blocks`), payload bytes for the counters.
-// Checks GM bounds, records hazards (MTE2 or MTE3) and the DCache rules, and
-// the initcheck state of the UB blocks (written, or read).
+// On GM the transfer is blocks.count equal blocks of payload / blocks.count
+// bytes, evenly spread over the hull (first at gm.p, last ending at its end):
+// the GM pitch follows from gmSpan. Checks GM bounds on the hull; records
+// hazards (MTE2 or MTE3), the DCache rules and the inter-block race records
+// per GM block (the bytes between strided blocks are not touched); checks or
+// marks the initcheck state of the UB blocks (read, or written).
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks);
 
