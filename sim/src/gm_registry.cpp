@@ -39,11 +39,30 @@ RegionMap& regions() {
 // which bounds the backward scans of lookups (usually the first entry answers).
 uint64_t g_maxLen = 0;
 // Bumped (under g_mu) by every unregistration: a region found by a lookup stays
-// valid until then, so each thread may answer repeated lookups inside the region
-// it last found without taking g_mu (a scalar GM read per row otherwise locks it).
+// valid until then, so each thread may answer repeated lookups inside the regions
+// it found recently without taking g_mu (every DMA and scalar GM read looks up).
 std::atomic<uint64_t> g_removals{0};
+// A thread's recent regions: several, since a kernel alternates between its tensors
+// (input, output, target, weight, ...) and with only the last one nearly every DMA
+// missed and took g_mu. An entry counts only while g_removals still holds the value
+// read with it under g_mu.
 struct LookupCache {
-    uint64_t lo = 0, hi = 0, removals = ~uint64_t(0);
+    struct Entry {
+        uint64_t lo = 0, hi = 0, removals = ~uint64_t(0);
+    };
+    static constexpr unsigned kEntries = 8;
+    Entry entries[kEntries];
+    unsigned next = 0;  // the entry to replace: round robin, so the oldest goes first
+
+    bool covers(uint64_t lo, uint64_t hi, uint64_t removals) const {
+        for (const Entry& e : entries)
+            if (lo >= e.lo && hi <= e.hi && e.removals == removals) return true;
+        return false;
+    }
+    void add(uint64_t lo, uint64_t hi, uint64_t removals) {
+        entries[next] = Entry{lo, hi, removals};
+        next = (next + 1) % kEntries;
+    }
 };
 thread_local LookupCache t_lookup;
 
@@ -168,7 +187,7 @@ namespace detail {
 
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
     LookupCache& c = t_lookup;
-    if (!hit && lo >= c.lo && hi <= c.hi && c.removals == g_removals.load(std::memory_order_acquire)) return true;
+    if (!hit && c.covers(lo, hi, g_removals.load(std::memory_order_acquire))) return true;
     std::shared_lock<std::shared_mutex> lk(g_mu);
     bool first = true;
     const bool found = scan_down(lo, [&](RegionMap::iterator it) {
@@ -176,7 +195,7 @@ bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
         first = false;
         if (hi <= it->second.hi) {
             if (hit) *hit = {it->first, it->second.hi};
-            c = LookupCache{it->first, it->second.hi, g_removals.load(std::memory_order_relaxed)};
+            c.add(it->first, it->second.hi, g_removals.load(std::memory_order_relaxed));
             return true;
         }
         return false;

@@ -2,10 +2,15 @@
 // GmRegions may repeat and overlap (concurrent launches sharing a buffer), an
 // access must still lie inside one registered region, a GmRegion may not reach
 // out of a gm_alloc block, and gm_free keeps its double/foreign-free checks.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "ascend_sim/sim.h"
@@ -28,6 +33,24 @@ void read_gm(float* p, uint32_t count) {
         GlobalTensor<float> g;
         g.SetGlobalBuffer(p);
         DataCopy(b.Get<float>(), g, count);
+    });
+}
+
+// Reads each (address, float count) in turn (GM->UB) in one block, so one host
+// thread looks all of them up; counts are multiples of 8 (32 B).
+void read_gm_each(std::initializer_list<std::pair<float*, uint32_t>> reads) {
+    uint32_t most = 0;
+    for (const auto& r : reads) most = std::max(most, r.second);
+    run_kernel("read_each", 1, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, most * 4);
+        for (const auto& r : reads) {
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(r.first);
+            DataCopy(b.Get<float>(), g, r.second);
+            PipeBarrier<PIPE_MTE2>();  // the next copy overwrites the same UB bytes
+        }
     });
 }
 
@@ -125,6 +148,50 @@ XTEST(gm_free_rules_hold_with_regions_at_the_same_address) {
     alignas(64) static float host[64];
     GmRegion r(host, sizeof host, "host");
     XCHECK_THROWS_WITH(ascend_sim::gm_free(host), "GmFree", "not returned by GmAlloc");
+}
+
+XTEST(lookup_cache_forgets_a_region_registered_again_smaller) {
+    // Each host thread caches the regions its lookups found. Once a region is gone,
+    // an access inside it must be checked against what is registered now, here a
+    // smaller region at the same address, even while other regions were found after it.
+    alignas(64) static float host[1024];
+    alignas(64) static float others[3][64];
+    GmRegion o0(others[0], sizeof others[0], "o0"), o1(others[1], sizeof others[1], "o1"),
+        o2(others[2], sizeof others[2], "o2");
+    {
+        GmRegion big(host, sizeof host, "big");
+        read_gm_each({{host, 1024}, {others[0], 64}, {others[1], 64}, {others[2], 64}, {host, 1024}});
+    }
+    GmRegion small(host, 64 * sizeof(float), "small");
+    XCHECK_THROWS_WITH(read_gm_each({{others[0], 64}, {others[1], 64}, {host, 1024}}), "[small+0x0000",
+                       "not inside one GM allocation");
+    read_gm_each({{others[2], 64}, {host, 64}});
+    XCHECK_THROWS_WITH(read_gm_each({{host, 72}}), "not inside one GM allocation");
+}
+
+XTEST(lookup_cache_forgets_a_freed_allocation) {
+    float* p = static_cast<float*>(ascend_sim::gm_alloc(256 * sizeof(float), "dev"));
+    alignas(64) static float other[64];
+    GmRegion o(other, sizeof other, "other");
+    read_gm_each({{p, 256}, {other, 64}, {p + 64, 128}});
+    ascend_sim::gm_free(p);
+    // The check fails before any byte of the freed block is read.
+    XCHECK_THROWS_WITH(read_gm_each({{other, 64}, {p, 256}}), "not inside one GM allocation");
+}
+
+XTEST(lookup_cache_with_more_regions_than_entries) {
+    // More regions than a thread caches, visited round robin twice: every lookup
+    // still answers exactly (an access across two adjacent regions stays refused).
+    alignas(64) static float host[12][64];
+    std::vector<std::unique_ptr<GmRegion>> regions;
+    for (int i = 0; i < 12; ++i)
+        regions.push_back(std::make_unique<GmRegion>(host[i], sizeof host[i], "r" + std::to_string(i)));
+    read_gm_each({{host[0], 64}, {host[1], 64}, {host[2], 64}, {host[3], 64}, {host[4], 64}, {host[5], 64},
+                  {host[6], 64}, {host[7], 64}, {host[8], 64}, {host[9], 64}, {host[10], 64}, {host[11], 64},
+                  {host[0], 64}, {host[1], 64}, {host[2], 64}, {host[3], 64}, {host[4], 64}, {host[5], 64},
+                  {host[6], 64}, {host[7], 64}, {host[8], 64}, {host[9], 64}, {host[10], 64}, {host[11], 64}});
+    XCHECK_THROWS_WITH(read_gm_each({{host[10], 64}, {host[11], 64}, {host[10] + 32, 64}}), "[r10+0x0080",
+                       "not inside one GM allocation");
 }
 
 XTEST(concurrent_launches_sharing_a_buffer) {

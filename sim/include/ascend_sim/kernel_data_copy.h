@@ -96,6 +96,12 @@ inline void store_to_gm(uint8_t* g, const uint8_t* u, size_t n) {
     std::memcpy(g, u, n);
 }
 
+// The copies below read the GlobalTensor's address (raw()) first, on its own: the
+// kernel usually passes a temporary it has just written field by field (gm[row]),
+// and when the address and SetGlobalBuffer's address were read together for the
+// GmRef, the compiler merged them into one 16-byte load, which cannot be forwarded
+// from two 8-byte stores and waited for every older store to reach the cache
+// (e.g. the previous tile's output copy). Two 8-byte loads forward.
 inline void check_ub_fit(const char* api, const char* side, uint64_t span, uint32_t dataLen, uint16_t blockCount,
                          uint64_t pitch) {
     if (span > dataLen)
@@ -109,6 +115,7 @@ inline void check_ub_fit(const char* api, const char* side, uint64_t span, uint3
 template <class T>
 void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm,
               const DataCopyParams& p) {
+    auto* g = reinterpret_cast<uint8_t*>(gm.raw());
     if (p.blockCount > 4095)
         ascend_sim::detail::fail(api, "blockCount out of range", "blockCount %u is outside [0, 4095]",
                                  unsigned(p.blockCount));
@@ -121,7 +128,6 @@ void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const Global
     ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount,
                             {p.blockCount, ubPitch, blk, 0, blk});
     auto* u = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
-    auto* g = reinterpret_cast<uint8_t*>(gm.raw());
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         if (toUb) std::memcpy(u + i * ubPitch, g + i * gmPitch, blk);
         else store_to_gm(g + i * gmPitch, u + i * ubPitch, blk);
@@ -146,6 +152,7 @@ template <class T>
 void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint16_t blockCount,
                   uint32_t blockLen, uint64_t srcStrideBytes, uint64_t dstStrideBlocks, bool isPad, uint8_t l,
                   uint8_t r, T padValue) {
+    const auto* g = reinterpret_cast<const uint8_t*>(src.raw());
     check_pad_common<T>(api, blockCount, blockLen);
     if (uint32_t(l) * sizeof(T) > 32 || uint32_t(r) * sizeof(T) > 32)
         ascend_sim::detail::fail(api, "padding over 32 B",
@@ -170,7 +177,6 @@ void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor
     ascend_sim::detail::dma(api, true, src.gm_ref(), gmSpan, dst.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
                             {blockCount, ubPitch, ubBlock, defLo, defHi});
     auto* u = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
-    const auto* g = reinterpret_cast<const uint8_t*>(src.raw());
     const uint64_t n = blockLen / sizeof(T), total = ubBlock / sizeof(T);
     for (uint32_t i = 0; i < blockCount; ++i) {
         T* b = reinterpret_cast<T*>(u + i * ubPitch);
@@ -191,6 +197,7 @@ void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor
 template <class T>
 void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint16_t blockCount,
                   uint32_t blockLen, uint64_t srcStrideBlocks, uint64_t dstStrideBytes) {
+    auto* g = reinterpret_cast<uint8_t*>(dst.raw());
     check_pad_common<T>(api, blockCount, blockLen);
     if (blockCount == 0 || blockLen == 0) return;
     const uint64_t ubPitch = roundup32(blockLen) + srcStrideBlocks * 32, gmPitch = blockLen + dstStrideBytes;
@@ -199,7 +206,6 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
     ascend_sim::detail::dma(api, false, dst.gm_ref(), gmSpan, src.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
                             {blockCount, ubPitch, blockLen, 0, blockLen});
     const auto* u = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
-    auto* g = reinterpret_cast<uint8_t*>(dst.raw());
     for (uint32_t i = 0; i < blockCount; ++i) store_to_gm(g + i * gmPitch, u + i * ubPitch, blockLen);
 }
 
@@ -207,6 +213,7 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
 // count * sizeof(T) bytes, which must be a multiple of 32.
 template <class T>
 void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, uint32_t count) {
+    auto* g = reinterpret_cast<uint8_t*>(gm.raw());
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (bytes % 32 != 0)
         ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
@@ -218,8 +225,8 @@ void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, 
     check_ub_fit("DataCopy", toUb ? "UB destination" : "UB source", bytes, ub.ub_ref().dataLen, 1, bytes);
     ascend_sim::detail::dma("DataCopy", toUb, gm.gm_ref(), bytes, ub.ub_ref(), bytes, bytes,
                             ascend_sim::detail::UbBlocks::contiguous(bytes));
-    if (toUb) std::memcpy(ub.GetPhyAddr(), gm.raw(), bytes);
-    else store_to_gm(reinterpret_cast<uint8_t*>(gm.raw()), reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);
+    if (toUb) std::memcpy(ub.GetPhyAddr(), g, bytes);
+    else store_to_gm(g, reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);
 }
 
 }  // namespace sim_copy
