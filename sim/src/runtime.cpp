@@ -16,6 +16,9 @@
 #include <functional>
 #include <memory>
 #include <pthread.h>
+#if defined(__SSE__)
+#include <immintrin.h>
+#endif
 
 #include "ascend_sim/runtime_state.h"
 #include "fiber.h"
@@ -188,6 +191,15 @@ __attribute__((noinline, noipa)) void set_block_tls(Block* b, LaunchCtx* ctx) {
 }
 __attribute__((noinline, noipa)) LaunchCtx* block_ctx() { return t_ctx; }
 
+// The block's streaming GM stores (store_to_gm in kernel_data_copy.h) become
+// visible to other host threads: before SyncAll and at the end of the block. (A
+// block resumed on another host thread after SyncAll is covered by the first.)
+void publish_gm_writes() {
+#if defined(__SSE__)
+    _mm_sfence();
+#endif
+}
+
 // With L.mu held: every block waiting in SyncAll becomes runnable.
 void wake_parked(Launch& L) {
     L.runnable.insert(L.runnable.end(), L.parked.begin(), L.parked.end());
@@ -218,6 +230,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
         L.record_failure(idx, std::current_exception());
         L.abort_all();
     }
+    publish_gm_writes();
     set_block_tls(nullptr, nullptr);
     // Drop this block's dirty lines from the launch-wide map (reported above if any).
     if (!b.dirtyLines.empty()) {
@@ -249,6 +262,7 @@ void barrier(const char* api, Block& b) {
              "blockDim %u exceeds the %u vector cores of %s; inter-core sync needs every block resident at once "
              "(the NPU would hang)",
              b.num, L.prof.vectorCores, L.prof.name.c_str());
+    publish_gm_writes();
     b.hz.barrier_all();
     ++b.syncAlls;
     sort_gm_records(b.records);

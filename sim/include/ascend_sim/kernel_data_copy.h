@@ -77,8 +77,10 @@ constexpr uint64_t roundup32(uint64_t x) { return (x + 31) / 32 * 32; }
 // The host side of an MTE3 write (UB -> GM). Long runs bypass the host cache with
 // streaming stores: the kernel's output is not read back during the launch, and a
 // cached store would first read every destination line from memory (a third of
-// the memory traffic of a read-compute-write kernel). The fence orders the
-// streaming stores before whatever synchronises with other host threads next.
+// the memory traffic of a read-compute-write kernel). Streaming stores are weakly
+// ordered: the block's host thread sees them, other threads only after an sfence,
+// which the runtime issues where a block's GM writes become visible to others
+// (SyncAll, the end of the block: publish_gm_writes in runtime.cpp), not per copy.
 inline void store_to_gm(uint8_t* g, const uint8_t* u, size_t n) {
 #if defined(__AVX512F__)
     constexpr size_t kStreamMin = 4096;
@@ -89,7 +91,6 @@ inline void store_to_gm(uint8_t* g, const uint8_t* u, size_t n) {
         for (; i + 64 <= n; i += 64)
             _mm512_stream_si512(reinterpret_cast<__m512i*>(g + i), _mm512_loadu_si512(u + i));
         std::memcpy(g + i, u + i, n - i);
-        _mm_sfence();
         return;
     }
 #endif
