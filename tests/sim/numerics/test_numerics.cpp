@@ -224,23 +224,32 @@ XTEST(cast_float_to_bf16_all_modes) {
     }
 }
 
-// Every float through the vector Cast (AVX-512 BF16 when built for it) against
-// the scalar rounding function, bit for bit, RINT (the mode kernels use).
-XTEST(cast_float_to_bf16_rint_exhaustive) {
+// Every float through the vector Cast (AVX-512 BF16 / vcvtps2ph when built for
+// them) against the scalar rounding function, bit for bit, RINT (the mode kernels use).
+template <class H, class Round>
+size_t count_rint_mismatches(const char* name, Round round) {
     constexpr size_t kChunk = size_t(1) << 20;
     std::vector<uint32_t> bits(kChunk);
-    std::vector<bfloat16_t> dst(kChunk);
+    std::vector<H> dst(kChunk);
     size_t bad = 0;
     for (uint64_t base = 0; base < (uint64_t(1) << 32); base += kChunk) {
         for (size_t k = 0; k < kChunk; ++k) bits[k] = uint32_t(base + k);
         nm::cast(dst.data(), reinterpret_cast<const float*>(bits.data()), kChunk, RoundMode::CAST_RINT);
         for (size_t k = 0; k < kChunk; ++k) {
-            const uint16_t want = nm::round_to_bf16<RoundMode::CAST_RINT>(bitsf(bits[k])).bits();
+            const uint16_t want = round(bitsf(bits[k])).bits();
             if (dst[k].bits() != want && bad++ < 5)
-                std::printf("float->bf16 RINT x=%08x got %04x want %04x\n", bits[k], dst[k].bits(), want);
+                std::printf("float->%s RINT x=%08x got %04x want %04x\n", name, bits[k], dst[k].bits(), want);
         }
     }
-    XCHECK_EQ(bad, size_t(0));
+    return bad;
+}
+
+XTEST(cast_float_to_bf16_rint_exhaustive) {
+    XCHECK_EQ(count_rint_mismatches<bfloat16_t>("bf16", nm::round_to_bf16<RoundMode::CAST_RINT>), size_t(0));
+}
+
+XTEST(cast_float_to_half_rint_exhaustive) {
+    XCHECK_EQ(count_rint_mismatches<half>("half", nm::round_to_half<RoundMode::CAST_RINT>), size_t(0));
 }
 
 XTEST(cast_16bit_to_float_exhaustive) {
