@@ -164,27 +164,28 @@ inline void cast_loop(D* __restrict dst, const S* __restrict src, size_t n) {
     for (size_t i = 0; i < n; ++i) dst[i] = convert_one<D, S, M>(src[i]);
 }
 
-#if defined(__AVX512BF16__) && defined(__AVX512VL__)
+#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
 // float -> bf16, RINT with saturation, the hot output cast of bf16 kernels.
-// vcvtneps2bf16 rounds to nearest even and quiets a NaN exactly as
+// vcvtne2ps2bf16 rounds to nearest even and quiets a NaN exactly as
 // f32_to_bf16 does, but flushes subnormal inputs to zero and rounds a finite
-// overflow to Inf: a vector holding such a lane (rare) takes the integer path.
+// overflow to Inf: 32 values holding such a lane (rare) take the integer path.
 // Bitwise equal to cast_loop for every float (tested exhaustively).
 inline void cast_f32_to_bf16_rint(bfloat16_t* __restrict dst, const float* __restrict src, size_t n) {
     constexpr RoundMode M = RoundMode::CAST_RINT;
+    constexpr int kDenormal = 0x20;  // vfpclassps category
+    const __m512 past = _mm512_castsi512_ps(_mm512_set1_epi32(0x7f7f8000));  // rounds past the largest bf16
+    auto slow = [&](__m512 x) {
+        return __mmask16(_mm512_fpclass_ps_mask(x, kDenormal) |
+                         _mm512_cmp_ps_mask(_mm512_abs_ps(x), past, _CMP_GE_OQ));  // also Inf; NaN compares false
+    };
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const __m512 x = _mm512_loadu_ps(src + i);
-        const __m512i a = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7fffffff));
-        const __mmask16 sub = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
-                                                      _mm512_set1_epi32(0x007fffff));  // 0 < |x| < 2^-126
-        const __mmask16 ovf = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(0x7f7f8000)),
-                                                      _mm512_set1_epi32(0x8000));  // rounds past the largest bf16
-        if (sub | ovf) {
-            cast_loop<bfloat16_t, float, M>(dst + i, src + i, 16);
+    for (; i + 32 <= n; i += 32) {
+        const __m512 lo = _mm512_loadu_ps(src + i), hi = _mm512_loadu_ps(src + i + 16);
+        if (slow(lo) | slow(hi)) {
+            cast_loop<bfloat16_t, float, M>(dst + i, src + i, 32);
             continue;
         }
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), __m256i(_mm512_cvtneps_pbh(x)));
+        _mm512_storeu_si512(dst + i, __m512i(_mm512_cvtne2ps_pbh(hi, lo)));
     }
     cast_loop<bfloat16_t, float, M>(dst + i, src + i, n - i);
 }
@@ -247,7 +248,7 @@ void cast(D* dst, const S* src, size_t n, RoundMode m) {
         cast(dst, copy.data(), n, m);
         return;
     }
-#if defined(__AVX512BF16__) && defined(__AVX512VL__)
+#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
     if constexpr (std::is_same_v<D, bfloat16_t> && std::is_same_v<S, float>) {
         if (m == RoundMode::CAST_RINT) {
             detail::cast_f32_to_bf16_rint(dst, src, n);
