@@ -12,8 +12,10 @@
 //   the largest over cores of
 //     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
 //     + column tiles visited * (kTileOverhead + TC * 4)   (weighted smoothing only)
-//   (ties -> fewer tiles). Tiles are numbered column-major and dealt to cores
-//   as contiguous ranges of base or base + 1 tiles.
+//   (ties -> fewer tiles). Tiles are numbered column-major with weighted smoothing
+//   (a core's tiles then share weight columns), row-major otherwise (a core's tiles
+//   are one contiguous stretch of memory), and dealt to cores as contiguous ranges
+//   of base or base + 1 tiles.
 #include "cross_entropy_loss_grad_tiling.h"
 
 #include <algorithm>
@@ -234,6 +236,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         t.blockDim = std::min<int64_t>(cores, best.tiles);
         t.tilesPerCore = t.totalTiles / t.blockDim;
         t.tileRemainder = t.totalTiles % t.blockDim;
+        t.colMajorTiles = s.weightTile ? 1 : 0;
     } else {
         FillBuffers(s, 1, std::min<int64_t>(C, maxGranules * s.granule), t);
     }

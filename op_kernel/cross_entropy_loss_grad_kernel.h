@@ -1,7 +1,8 @@
 // CrossEntropyLossGrad on one vector core:
 //   xGrad_ij = exp(logProb_ij) * scale_i - smooth_i * w_j - [j == t_i] * nll_i
 // (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
-// contiguous range of tiles (R rows x TC columns, numbered column-major), with
+// contiguous range of tiles (R rows x TC columns, numbered row-major, or
+// column-major with weighted smoothing: see colMajorTiles in the tiling data), with
 // double-buffered queues: while tile i is computed, tile i+1 is copied in and
 // tile i-1 copied out. Per tile:
 //   DataCopyPad in -> [Cast to fp32] -> Exp -> per row Muls(scale_i)
@@ -103,8 +104,9 @@ private:
 
     __aicore__ inline Tile TileAt(int64_t index) const {
         Tile g;
-        g.colTile = index / t_.rowTiles;
-        g.row0 = (index % t_.rowTiles) * t_.tileRows;
+        const int64_t rowTile = t_.colMajorTiles ? index % t_.rowTiles : index / t_.colTiles;
+        g.colTile = t_.colMajorTiles ? index / t_.rowTiles : index % t_.colTiles;
+        g.row0 = rowTile * t_.tileRows;
         g.rows = t_.n - g.row0 < t_.tileRows ? t_.n - g.row0 : t_.tileRows;
         g.col0 = g.colTile * t_.tileCols;
         g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;

@@ -37,8 +37,8 @@ struct CrossEntropyLossGradTilingData {
     float twoZScale;       // 2 * lseSquareScaleForZloss
     float classCount;      // C as float: sum_k w_k without a weight
 
-    // ---- tiles: R rows x TC columns, numbered column-major; in UB a row takes
-    // its columns rounded up to 32 bytes (the kernel computes that pitch per tile) ----
+    // ---- tiles: R rows x TC columns; in UB a row takes its columns rounded up to
+    // 32 bytes (the kernel computes that pitch per tile) ----
     int64_t tileRows;      // R
     int64_t tileCols;      // TC (== C in row-packed mode)
     int64_t rowTiles;      // ceil(N / R)
@@ -47,6 +47,10 @@ struct CrossEntropyLossGradTilingData {
     int64_t blockDim;      // cores launched
     int64_t tilesPerCore;  // base; the first tileRemainder cores get one more
     int64_t tileRemainder;
+    // Tile numbering. 1, column-major (weighted smoothing): a core's tiles share weight
+    // columns, loaded once per column tile. 0, row-major: a core's tiles are one
+    // contiguous stretch of logProb and out, read and written front to back.
+    int64_t colMajorTiles;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
     int64_t inBufBytes;      // one logProb tile; the in-queue holds 2

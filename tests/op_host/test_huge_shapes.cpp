@@ -1,7 +1,7 @@
 // 64-bit index arithmetic at N * C > 2^31 without allocating (issue #6): the
 // tiling of N = 65537, C = 32768 (and other shapes past 2^31 elements or 2^32
 // bytes) on every SoC profile, walked tile by tile with the kernel's geometry
-// (tile = colTile * rowTiles + rowTile, GM offset row0 * C + col0 in uint64):
+// (tile order by colMajorTiles, GM offset row0 * C + col0 in uint64):
 // the tiles cover [0, N*C) exactly once, the per-core tile ranges cover every
 // tile once, and phase 1 of the aclnn API accepts such tensors (it never reads
 // their data). scripts/stress_huge.py runs the real kernel at this size.
@@ -37,18 +37,20 @@ void CheckCover(const TilingProblem& p, const TilingPlatform& plat, const std::s
         next = first + count;
     }
     XCHECK_EQ(next, t.totalTiles);
-    // Column-major tile order; each column tile's rows in order. Elements covered, and
-    // for each column tile the next expected row, so that a gap or an overlap shows.
+    // Tile order (column-major or row-major, colMajorTiles); each column tile's rows
+    // in order either way. Elements covered, and for each column tile the next
+    // expected row, so that a gap or an overlap shows.
     uint64_t covered = 0, maxEnd = 0;
     std::vector<int64_t> nextRow(size_t(t.colTiles), 0);
     int64_t prevColTile = 0;
     for (int64_t index = 0; index < t.totalTiles; ++index) {
-        const int64_t colTile = index / t.rowTiles;
-        const int64_t row0 = (index % t.rowTiles) * t.tileRows;
+        const int64_t colTile = t.colMajorTiles ? index / t.rowTiles : index % t.colTiles;
+        const int64_t row0 = (t.colMajorTiles ? index % t.rowTiles : index / t.colTiles) * t.tileRows;
         const int64_t rows = t.n - row0 < t.tileRows ? t.n - row0 : t.tileRows;
         const int64_t col0 = colTile * t.tileCols;
         const int64_t cols = t.c - col0 < t.tileCols ? t.c - col0 : t.tileCols;
-        if (colTile < prevColTile || rows < 1 || cols < 1 || nextRow[size_t(colTile)] != row0) {
+        const bool orderOk = t.colMajorTiles ? colTile >= prevColTile : colTile == index % t.colTiles;
+        if (!orderOk || rows < 1 || cols < 1 || nextRow[size_t(colTile)] != row0) {
             xtest::fail(__FILE__, __LINE__, what + ": tile " + std::to_string(index) + " breaks the cover");
             return;
         }
