@@ -191,7 +191,7 @@ inline void cast_f32_to_bf16_rint(bfloat16_t* __restrict dst, const float* __res
 }
 #endif
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
 // float -> half RINT with saturation, the output cast of fp16 kernels: vcvtps2ph
 // (round to nearest even, subnormal results exact) except where it differs from
 // the scalar rounding: a magnitude that rounds past 65504 (saturates here, Inf
@@ -214,6 +214,28 @@ inline void cast_f32_to_f16_rint(half* __restrict dst, const float* __restrict s
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), h);
     }
     cast_loop<half, float, M>(dst + i, src + i, n - i);
+}
+
+// bf16 -> float, exact: the bits moved up 16, except that a NaN is quieted; 32
+// values without a NaN (nearly always) skip that select.
+inline void cast_bf16_to_f32(float* __restrict dst, const bfloat16_t* __restrict src, size_t n) {
+    constexpr RoundMode M = RoundMode::CAST_NONE;
+    size_t i = 0;
+    // Zero-masked forms with an all-lanes mask: GCC 12's plain intrinsics pass an
+    // undefined vector and warn -Wmaybe-uninitialized.
+    constexpr __mmask16 kAll = 0xFFFF;
+    auto widen = [](__m256i h) { return _mm512_maskz_slli_epi32(kAll, _mm512_maskz_cvtepu16_epi32(kAll, h), 16); };
+    for (; i + 32 <= n; i += 32) {
+        const __m512i b = _mm512_loadu_si512(src + i);
+        const __m512i mag = _mm512_and_si512(b, _mm512_set1_epi16(0x7fff));
+        if (_mm512_cmpgt_epu16_mask(mag, _mm512_set1_epi16(0x7f80))) {  // a NaN
+            cast_loop<float, bfloat16_t, M>(dst + i, src + i, 32);
+            continue;
+        }
+        _mm512_storeu_si512(dst + i, widen(_mm512_castsi512_si256(b)));
+        _mm512_storeu_si512(dst + i + 16, widen(_mm512_maskz_extracti64x4_epi64(0xF, b, 1)));
+    }
+    cast_loop<float, bfloat16_t, M>(dst + i, src + i, n - i);
 }
 
 // half -> float, exact: vcvtph2ps, except NaN lanes (payload) by the integer path.
@@ -256,7 +278,7 @@ void cast(D* dst, const S* src, size_t n, RoundMode m) {
         }
     }
 #endif
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
     if constexpr (std::is_same_v<D, half> && std::is_same_v<S, float>) {
         if (m == RoundMode::CAST_RINT) {
             detail::cast_f32_to_f16_rint(dst, src, n);
@@ -265,6 +287,10 @@ void cast(D* dst, const S* src, size_t n, RoundMode m) {
     }
     if constexpr (std::is_same_v<D, float> && std::is_same_v<S, half>) {
         detail::cast_f16_to_f32(dst, src, n);  // exact: every mode gives the same
+        return;
+    }
+    if constexpr (std::is_same_v<D, float> && std::is_same_v<S, bfloat16_t>) {
+        detail::cast_bf16_to_f32(dst, src, n);
         return;
     }
 #endif
