@@ -232,7 +232,7 @@ inline void cast_bf16_to_f32(float* __restrict dst, const bfloat16_t* __restrict
             cast_loop<float, bfloat16_t, M>(dst + i, src + i, 32);
             continue;
         }
-        _mm512_storeu_si512(dst + i, widen(_mm512_castsi512_si256(b)));
+        _mm512_storeu_si512(dst + i, widen(_mm512_maskz_extracti64x4_epi64(0xF, b, 0)));
         _mm512_storeu_si512(dst + i + 16, widen(_mm512_maskz_extracti64x4_epi64(0xF, b, 1)));
     }
     cast_loop<float, bfloat16_t, M>(dst + i, src + i, n - i);
