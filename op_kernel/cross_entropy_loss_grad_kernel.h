@@ -9,7 +9,8 @@
 //   -> per row Adds(-smooth_i) or Axpy(w, -smooth_i) -> scalar fix-up of the
 //   target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
 // logProb is read once and out written once; per-row inputs are staged in small
-// DataCopyPads, weight[t_i] is one scalar GM read per row and tile.
+// DataCopyPads (once for a row's consecutive column tiles), weight[t_i] is one
+// scalar GM read per row and tile.
 #pragma once
 #include "kernel_operator.h"
 
@@ -124,14 +125,34 @@ private:
                              AscendC::DataCopyPadExtParams<U>(false, 0, 0, 0));
     }
 
-    // Per-row inputs first (their MTE2_S flag then need not wait for the tile), then the tile.
-    __aicore__ inline void CopyIn(int64_t index, int32_t stage) {
-        const Tile g = TileAt(index);
+    // The tile's per-row inputs in one of the two stage areas. Consecutive tiles of
+    // the same rows (a row's column tiles, in row-major order) share one staging: no
+    // DMA and no flag for the later ones. A new staging goes to the area the
+    // previous tile does not use: the next Compute still reads that one.
+    __aicore__ inline void StageTile(const Tile& g, int32_t slot) {
+        if (g.row0 == stagedRow0_ && g.rows == stagedRows_) {
+            tileStage_[slot] = lastStage_;
+            tileWaits_[slot] = false;
+            return;
+        }
+        const int32_t stage = lastStage_ ^ 1;
         StageRows(targetGm_, g.row0, g.rows, stage, 0);
         if (t_.reduction == XENT_NONE) StageRows(gradLossGm_, g.row0, g.rows, stage, t_.stageGradOff);
         if (t_.reduction == XENT_NONE && t_.hasGradZloss) StageRows(gradZGm_, g.row0, g.rows, stage, t_.stageGzOff);
         if (t_.hasZloss) StageRows(lseGm_, g.row0, g.rows, stage, t_.stageLseOff);
         AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        lastStage_ = stage;
+        stagedRow0_ = g.row0;
+        stagedRows_ = g.rows;
+        tileStage_[slot] = stage;
+        tileWaits_[slot] = true;
+    }
+
+    // Per-row inputs first (their MTE2_S flag then need not wait for the tile), then the
+    // tile. slot: the tile's parity, which names its queue buffers and its stage record.
+    __aicore__ inline void CopyIn(int64_t index, int32_t slot) {
+        const Tile g = TileAt(index);
+        StageTile(g, slot);
 
         AscendC::LocalTensor<T> x = inQ_.template AllocTensor<T>();
         AscendC::DataCopyPad(x, logProbGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0],
@@ -142,8 +163,9 @@ private:
         inQ_.EnQue(x);
     }
 
-    __aicore__ inline void Compute(int64_t index, int32_t stage) {
+    __aicore__ inline void Compute(int64_t index, int32_t slot) {
         const Tile g = TileAt(index);
+        const int32_t stage = tileStage_[slot];
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
         const int32_t n = static_cast<int32_t>(g.rows * g.pitch);
         AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
@@ -165,7 +187,7 @@ private:
         // p * scale_i, row by row (the row terms come from the staged inputs), in chunks
         // of kChunk rows whose smooth_i, nll_i and target column stay in scalar
         // registers/stack (no UB round trip).
-        AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
         AscendC::LocalTensor<float> w;
         if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>();
         for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
@@ -302,6 +324,10 @@ private:
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     GM_ADDR userWs_ = nullptr;
     AscendC::TEventID stageEvent_[2] = {0, 0};
+    int32_t lastStage_ = 1;  // the stage area of the last staging (the first goes to 0)
+    int64_t stagedRow0_ = -1, stagedRows_ = 0;
+    int32_t tileStage_[2] = {0, 0};  // per tile slot: its stage area, and whether Compute waits for it
+    bool tileWaits_[2] = {false, false};
     LaunchScalars s_;
     BadRowTracker bad_;
     int64_t core_ = 0;
