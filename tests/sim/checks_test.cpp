@@ -15,14 +15,9 @@ using sim_test::Gm;
 namespace {
 void one(const std::function<void()>& body) { run_kernel("check", 1, body); }
 
-// A pipe with one VECCALC buffer of `bytes`.
-struct Calc {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    explicit Calc(uint32_t bytes) { pipe.InitBuffer(buf, bytes); }
-    template <class T>
-    LocalTensor<T> get() { return buf.Get<T>(); }
-};
+using sim_test::Calc;
+using sim_test::fill_for_mte3;
+using sim_test::global;
 }  // namespace
 
 // ---- UB ----
@@ -559,15 +554,12 @@ XTEST(dcache_line_in_the_gap_of_another_blocks_strided_write_stays_valid) {
     auto body = [&](uint32_t writeStart) {
         return [&, writeStart] {
             Calc c(512);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(x.p, 256);
+            const auto g = global(x.p, 256);
             if (GetBlockIdx() == 1) (void)g.GetValue(32);  // caches line x+0x0080
             SyncAll();
             if (GetBlockIdx() == 0) {
                 auto t = c.get<float>();
-                Duplicate(t, 1.0f, 128);
-                SetFlag<HardEvent::V_MTE3>(0);
-                WaitFlag<HardEvent::V_MTE3>(0);
+                fill_for_mte3(t, 1.0f, 128);
                 DataCopyPad(g[writeStart], t, {4, 128, 0, 128, 0});
             }
             SyncAll();
@@ -604,16 +596,10 @@ XTEST(gm_race_between_blocks) {
     Gm<float> x(256, "out");
     XCHECK_THROWS_WITH(run_kernel("racy", 4,
                                   [&] {
-                                      TPipe pipe;
-                                      TBuf<TPosition::VECCALC> b;
-                                      pipe.InitBuffer(b, 512);
-                                      GlobalTensor<float> g;
-                                      g.SetGlobalBuffer(x.p, 256);
-                                      auto t = b.Get<float>();
-                                      Duplicate(t, 1.0f, 128);
-                                      SetFlag<HardEvent::V_MTE3>(0);
-                                      WaitFlag<HardEvent::V_MTE3>(0);
-                                      DataCopy(g[GetBlockIdx() * 32], t, 128);  // 512 B windows 128 B apart
+                                      Calc c(512);
+                                      auto t = c.get<float>();
+                                      fill_for_mte3(t, 1.0f, 128);
+                                      DataCopy(global(x.p, 256)[GetBlockIdx() * 32], t, 128);  // 512 B windows 128 B apart
                                   }),
                        "GM race (blocks 0 and 1", "GM [out+0x0080, out+0x0200)", "written by block 0",
                        "written by block 1", "no SyncAll in between");
@@ -627,15 +613,10 @@ XTEST(gm_race_found_across_unsorted_block_records) {
     Gm<float> x(2048, "out");
     auto body = [&](uint32_t overlapBlock) {
         return [&, overlapBlock] {
-            TPipe pipe;
-            TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 256);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(x.p, 2048);
-            auto t = b.Get<float>();
-            Duplicate(t, 1.0f, 64);
-            SetFlag<HardEvent::V_MTE3>(0);
-            WaitFlag<HardEvent::V_MTE3>(0);
+            Calc c(256);
+            const auto g = global(x.p, 2048);
+            auto t = c.get<float>();
+            fill_for_mte3(t, 1.0f, 64);
             const uint32_t i = uint32_t(GetBlockIdx());
             DataCopy(g[1024 + i * 64], t, 64);  // 256 B windows, disjoint
             DataCopy(g[i * 64], t, 64);
@@ -656,12 +637,9 @@ XTEST(gm_race_strided_rows_interleaved_vs_overlapping) {
     auto body = [&](uint32_t shiftFloats) {
         return [&, shiftFloats] {
             Calc c(512);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(x.p, 256);
+            const auto g = global(x.p, 256);
             auto t = c.get<float>();
-            Duplicate(t, float(GetBlockIdx() + 1), 128);
-            SetFlag<HardEvent::V_MTE3>(0);
-            WaitFlag<HardEvent::V_MTE3>(0);
+            fill_for_mte3(t, float(GetBlockIdx() + 1), 128);
             const uint32_t start = GetBlockIdx() * (32 - shiftFloats);
             DataCopyPad(g[start], t, {4, 128, 0, 128, 0});  // 4 x 128 B, GM pitch 256 B
         };
@@ -680,13 +658,10 @@ XTEST(gm_race_strided_read_between_written_rows) {
     auto body = [&](uint32_t readStart) {
         return [&, readStart] {
             Calc c(512);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(x.p, 256);
+            const auto g = global(x.p, 256);
             auto t = c.get<float>();
             if (GetBlockIdx() == 0) {
-                Duplicate(t, 1.0f, 128);
-                SetFlag<HardEvent::V_MTE3>(0);
-                WaitFlag<HardEvent::V_MTE3>(0);
+                fill_for_mte3(t, 1.0f, 128);
                 DataCopy(g, t, {4, 4, 0, 4});  // UB 512 B -> GM rows [256k, 256k + 128)
             } else {
                 DataCopy(t, g[readStart], {4, 4, 4, 0});  // GM rows of 128 B, pitch 256 B -> UB

@@ -9,6 +9,9 @@
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::Calc;
+using sim_test::fill_for_mte3;
+using sim_test::global;
 using sim_test::Gm;
 
 namespace {
@@ -165,15 +168,10 @@ XTEST(gm_raw_mte3_write_then_mte2_read_needs_mte3_mte2) {
     Gm<float> ws(64, "workspace");
     auto kernel = [&](bool sync) {
         return [&, sync] {
-            TPipe pipe;
-            TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 512);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(ws.p, 64);
-            auto t = b.Get<float>();
-            Duplicate(t, 1.0f, 64);
-            SetFlag<HardEvent::V_MTE3>(0);
-            WaitFlag<HardEvent::V_MTE3>(0);
+            Calc c(512);
+            const auto g = global(ws.p, 64);
+            auto t = c.get<float>();
+            fill_for_mte3(t, 1.0f, 64);
             DataCopy(g, t, 64);
             if (sync) {
                 SetFlag<HardEvent::MTE3_MTE2>(0);
@@ -195,15 +193,10 @@ XTEST(gm_strided_dma_rows_interleaved_vs_overlapping) {
     Gm<float> y(256, "y");
     auto kernel = [&](uint32_t secondWrite, uint32_t read) {
         return [&, secondWrite, read] {
-            TPipe pipe;
-            TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 1024);
-            GlobalTensor<float> g;
-            g.SetGlobalBuffer(y.p, 256);
-            auto t = b.Get<float>();
-            Duplicate(t, 1.0f, 128);
-            SetFlag<HardEvent::V_MTE3>(0);
-            WaitFlag<HardEvent::V_MTE3>(0);
+            Calc c(1024);
+            const auto g = global(y.p, 256);
+            auto t = c.get<float>();
+            fill_for_mte3(t, 1.0f, 128);
             DataCopyPad(g, t, {4, 128, 0, 128, 0});  // rows [256k, 256k + 128)
             if (secondWrite < 256) DataCopyPad(g[secondWrite], t, {2, 128, 0, 128, 0});
             if (read < 256) DataCopyPad(t[128], g[read], {2, 128, 128, 0, 0}, {false, 0, 0, 0.0f});

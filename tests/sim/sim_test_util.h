@@ -1,8 +1,9 @@
-// Helpers shared by the simulator tests: a GM allocation that frees itself and
-// a SetFlag/WaitFlag pair on event 0.
+// Helpers shared by the simulator tests: a GM allocation that frees itself, a
+// pipe with one buffer, a GlobalTensor over it, a SetFlag/WaitFlag pair on event 0.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -20,11 +21,35 @@ struct Gm {
     Gm& operator=(const Gm&) = delete;
 };
 
+// A GlobalTensor over the n elements at p.
+template <class T>
+AscendC::GlobalTensor<T> global(T* p, uint64_t n) {
+    AscendC::GlobalTensor<T> g;
+    g.SetGlobalBuffer(p, n);
+    return g;
+}
+
+// A pipe with one VECCALC buffer of `bytes`.
+struct Calc {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    explicit Calc(uint32_t bytes) { pipe.InitBuffer(buf, bytes); }
+    template <class T>
+    AscendC::LocalTensor<T> get() { return buf.Get<T>(); }
+};
+
 // Orders the pipes of event `e` (set then wait on flag 0).
 template <AscendC::HardEvent e>
 void sync() {
     AscendC::SetFlag<e>(0);
     AscendC::WaitFlag<e>(0);
+}
+
+// t[0, count) = v, written by the vector unit and ordered before a later MTE3 copy out.
+template <class T>
+void fill_for_mte3(const AscendC::LocalTensor<T>& t, T v, int32_t count) {
+    AscendC::Duplicate(t, v, count);
+    sync<AscendC::HardEvent::V_MTE3>();
 }
 
 }  // namespace sim_test
