@@ -164,6 +164,24 @@ inline void cast_loop(D* __restrict dst, const S* __restrict src, size_t n) {
     for (size_t i = 0; i < n; ++i) dst[i] = convert_one<D, S, M>(src[i]);
 }
 
+#if defined(__AVX512F__)
+// The skeleton of the SIMD casts below: fast(i) converts the W values at i and
+// returns true, or returns false (writing nothing) when one of them needs the
+// exact integer path (cast_loop), which then converts the block; the tail under
+// W values goes to cast_loop as well.
+template <class D, class S, RoundMode M, size_t W, class Fast>
+inline void cast_blocks(D* __restrict dst, const S* __restrict src, size_t n, Fast fast) {
+    size_t i = 0;
+    for (; i + W <= n; i += W)
+        if (!fast(i)) cast_loop<D, S, M>(dst + i, src + i, W);
+    cast_loop<D, S, M>(dst + i, src + i, n - i);
+}
+
+// All-lanes mask: GCC 12's unmasked forms of several intrinsics used here pass an
+// undefined vector and warn -Wmaybe-uninitialized, so the masked forms are used.
+constexpr __mmask16 kAllLanes = 0xFFFF;
+#endif
+
 #if defined(__AVX512BF16__) && defined(__AVX512DQ__)
 // float -> bf16, RINT with saturation, the hot output cast of bf16 kernels.
 // vcvtne2ps2bf16 rounds to nearest even and quiets a NaN exactly as
@@ -171,23 +189,18 @@ inline void cast_loop(D* __restrict dst, const S* __restrict src, size_t n) {
 // overflow to Inf: 32 values holding such a lane (rare) take the integer path.
 // Bitwise equal to cast_loop for every float (tested exhaustively).
 inline void cast_f32_to_bf16_rint(bfloat16_t* __restrict dst, const float* __restrict src, size_t n) {
-    constexpr RoundMode M = RoundMode::CAST_RINT;
     constexpr int kDenormal = 0x20;  // vfpclassps category
     const __m512 past = _mm512_castsi512_ps(_mm512_set1_epi32(0x7f7f8000));  // rounds past the largest bf16
     auto slow = [&](__m512 x) {
         return __mmask16(_mm512_fpclass_ps_mask(x, kDenormal) |
                          _mm512_cmp_ps_mask(_mm512_abs_ps(x), past, _CMP_GE_OQ));  // also Inf; NaN compares false
     };
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
+    cast_blocks<bfloat16_t, float, RoundMode::CAST_RINT, 32>(dst, src, n, [&](size_t i) {
         const __m512 lo = _mm512_loadu_ps(src + i), hi = _mm512_loadu_ps(src + i + 16);
-        if (slow(lo) | slow(hi)) {
-            cast_loop<bfloat16_t, float, M>(dst + i, src + i, 32);
-            continue;
-        }
+        if (slow(lo) | slow(hi)) return false;
         _mm512_storeu_si512(dst + i, __m512i(_mm512_cvtne2ps_pbh(hi, lo)));
-    }
-    cast_loop<bfloat16_t, float, M>(dst + i, src + i, n - i);
+        return true;
+    });
 }
 #endif
 
@@ -198,60 +211,42 @@ inline void cast_f32_to_bf16_rint(bfloat16_t* __restrict dst, const float* __res
 // there), Inf and NaN (payload); a vector holding such a lane takes the integer
 // path. Bitwise equal to cast_loop for every float (tested exhaustively).
 inline void cast_f32_to_f16_rint(half* __restrict dst, const float* __restrict src, size_t n) {
-    constexpr RoundMode M = RoundMode::CAST_RINT;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
+    cast_blocks<half, float, RoundMode::CAST_RINT, 16>(dst, src, n, [&](size_t i) {
         const __m512 x = _mm512_loadu_ps(src + i);
         const __m512i a = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7fffffff));
-        if (_mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x477ff000))) {  // |x| >= 65520, Inf, NaN
-            cast_loop<half, float, M>(dst + i, src + i, 16);
-            continue;
-        }
-        // The all-lanes mask forms: GCC 12's plain intrinsics pass an undefined
-        // vector and warn -Wmaybe-uninitialized.
-        const __m256i h = _mm512_mask_cvtps_ph(_mm256_setzero_si256(), 0xFFFF, x,
+        if (_mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x477ff000))) return false;  // |x| >= 65520, Inf, NaN
+        const __m256i h = _mm512_mask_cvtps_ph(_mm256_setzero_si256(), kAllLanes, x,
                                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), h);
-    }
-    cast_loop<half, float, M>(dst + i, src + i, n - i);
+        return true;
+    });
 }
 
 // bf16 -> float, exact: the bits moved up 16, except that a NaN is quieted; 32
 // values without a NaN (nearly always) skip that select.
 inline void cast_bf16_to_f32(float* __restrict dst, const bfloat16_t* __restrict src, size_t n) {
-    constexpr RoundMode M = RoundMode::CAST_NONE;
-    size_t i = 0;
-    // Zero-masked forms with an all-lanes mask: GCC 12's plain intrinsics pass an
-    // undefined vector and warn -Wmaybe-uninitialized.
-    constexpr __mmask16 kAll = 0xFFFF;
-    auto widen = [](__m256i h) { return _mm512_maskz_slli_epi32(kAll, _mm512_maskz_cvtepu16_epi32(kAll, h), 16); };
-    for (; i + 32 <= n; i += 32) {
+    auto widen = [](__m256i h) {
+        return _mm512_maskz_slli_epi32(kAllLanes, _mm512_maskz_cvtepu16_epi32(kAllLanes, h), 16);
+    };
+    cast_blocks<float, bfloat16_t, RoundMode::CAST_NONE, 32>(dst, src, n, [&](size_t i) {
         const __m512i b = _mm512_loadu_si512(src + i);
         const __m512i mag = _mm512_and_si512(b, _mm512_set1_epi16(0x7fff));
-        if (_mm512_cmpgt_epu16_mask(mag, _mm512_set1_epi16(0x7f80))) {  // a NaN
-            cast_loop<float, bfloat16_t, M>(dst + i, src + i, 32);
-            continue;
-        }
+        if (_mm512_cmpgt_epu16_mask(mag, _mm512_set1_epi16(0x7f80))) return false;  // a NaN
         _mm512_storeu_si512(dst + i, widen(_mm512_maskz_extracti64x4_epi64(0xF, b, 0)));
         _mm512_storeu_si512(dst + i + 16, widen(_mm512_maskz_extracti64x4_epi64(0xF, b, 1)));
-    }
-    cast_loop<float, bfloat16_t, M>(dst + i, src + i, n - i);
+        return true;
+    });
 }
 
 // half -> float, exact: vcvtph2ps, except NaN lanes (payload) by the integer path.
 inline void cast_f16_to_f32(float* __restrict dst, const half* __restrict src, size_t n) {
-    constexpr RoundMode M = RoundMode::CAST_NONE;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
+    cast_blocks<float, half, RoundMode::CAST_NONE, 16>(dst, src, n, [&](size_t i) {
         const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
         const __m256i mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        if (_mm256_movemask_epi8(_mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c00)))) {  // a NaN
-            cast_loop<float, half, M>(dst + i, src + i, 16);
-            continue;
-        }
-        _mm512_storeu_ps(dst + i, _mm512_mask_cvtph_ps(_mm512_setzero_ps(), 0xFFFF, h));
-    }
-    cast_loop<float, half, M>(dst + i, src + i, n - i);
+        if (_mm256_movemask_epi8(_mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c00)))) return false;  // a NaN
+        _mm512_storeu_ps(dst + i, _mm512_mask_cvtph_ps(_mm512_setzero_ps(), kAllLanes, h));
+        return true;
+    });
 }
 #endif
 }  // namespace detail
