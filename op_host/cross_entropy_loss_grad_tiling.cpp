@@ -68,8 +68,7 @@ void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGra
     const int64_t pitch = RoundUp(cols, s.granule);
     t.tileRows = rows;
     t.tileCols = cols;
-    t.inBufBytes = Align32(rows * pitch * s.elemBytes);
-    t.outBufBytes = t.inBufBytes;
+    t.ioBufBytes = Align32(rows * pitch * s.elemBytes);
     t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
     t.weightBufBytes = s.weightTile ? Align32(cols * 4) : 0;
     const StageLayout st = Stage(s, rows);
@@ -122,7 +121,7 @@ double WeightedMakespan(int64_t tiles, int64_t rowTiles, int64_t cores, double t
 }  // namespace
 
 uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
-    return static_cast<uint64_t>(2 * t.inBufBytes + 2 * t.outBufBytes + t.workBufBytes + t.weightBufBytes +
+    return static_cast<uint64_t>(kIoBuffers * t.ioBufBytes + t.workBufBytes + t.weightBufBytes +
                                  2 * t.stageBytes + t.scratchBytes);
 }
 

@@ -2,9 +2,10 @@
 //   xGrad_ij = exp(logProb_ij) * scale_i - smooth_i * w_j - [j == t_i] * nll_i
 // (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
 // contiguous range of tiles (R rows x TC columns, numbered row-major, or
-// column-major with weighted smoothing: see colMajorTiles in the tiling data), with
-// double-buffered queues: while tile i is computed, tile i+1 is copied in and
-// tile i-1 copied out. Per tile:
+// column-major with weighted smoothing: see colMajorTiles in the tiling data)
+// through one TQueBind<VECIN, VECOUT> of kIoBuffers tile buffers: a tile is copied
+// in, computed and copied out of the same buffer, so while tile i is computed,
+// tile i+1 is copied in and tile i-1 out (fp16/bf16 add one fp32 work tile). Per tile:
 //   DataCopyPad in -> [Cast to fp32] -> Exp -> per row Muls(scale_i)
 //   -> per row Adds(-smooth_i) or Axpy(w, -smooth_i) -> scalar fix-up of the
 //   target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
@@ -53,8 +54,7 @@ public:
                                    static_cast<uint64_t>(t_.blockDim) * (kSlotBytes / 8));
         userWs_ = a.userWorkspace;
 
-        pipe_.InitBuffer(inQ_, 2, static_cast<uint32_t>(t_.inBufBytes));
-        pipe_.InitBuffer(outQ_, 2, static_cast<uint32_t>(t_.outBufBytes));
+        pipe_.InitBuffer(ioQ_, kIoBuffers, static_cast<uint32_t>(t_.ioBufBytes));
         if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
         pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
@@ -154,13 +154,13 @@ private:
         const Tile g = TileAt(index);
         StageTile(g, slot);
 
-        AscendC::LocalTensor<T> x = inQ_.template AllocTensor<T>();
+        AscendC::LocalTensor<T> x = ioQ_.template AllocTensor<T>();
         AscendC::DataCopyPad(x, logProbGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0],
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
                                                         static_cast<uint32_t>(g.cols * sizeof(T)),
                                                         static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0, 0),
                              AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
-        inQ_.EnQue(x);
+        ioQ_.template EnQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>(x);
     }
 
     __aicore__ inline void Compute(int64_t index, int32_t slot) {
@@ -168,19 +168,16 @@ private:
         const int32_t stage = tileStage_[slot];
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
         const int32_t n = static_cast<int32_t>(g.rows * g.pitch);
-        AscendC::LocalTensor<T> x = inQ_.template DeQue<T>();
-        AscendC::LocalTensor<T> y = outQ_.template AllocTensor<T>();
-        AscendC::LocalTensor<float> p = WorkTile(y);
+        // x: logProb in, xGrad out; p: the fp32 values (x itself for fp32)
+        AscendC::LocalTensor<T> x = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
+        AscendC::LocalTensor<float> p = WorkTile(x);
         AscendC::PipeBarrier<PIPE_V>();  // the previous tile's last reads of the work buffer
         // p = exp(logProb), in fp32
-        if constexpr (kFp32) {
-            AscendC::Exp(p, x, n);
-        } else {
+        if constexpr (!kFp32) {
             AscendC::Cast(p, x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Exp(p, p, n);
         }
-        inQ_.FreeTensor(x);
+        AscendC::Exp(p, p, n);
         AscendC::PipeBarrier<PIPE_V>();
         LoadWeightTile(g);
 
@@ -232,19 +229,19 @@ private:
         }
         if constexpr (!kFp32) {
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Cast(y, p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
+            AscendC::Cast(x, p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
         }
-        outQ_.EnQue(y);
+        ioQ_.template EnQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>(x);
     }
 
     __aicore__ inline void CopyOut(int64_t index) {
         const Tile g = TileAt(index);
-        AscendC::LocalTensor<T> y = outQ_.template DeQue<T>();
+        AscendC::LocalTensor<T> y = ioQ_.template DeQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>();
         AscendC::DataCopyPad(outGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0], y,
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
                                                         static_cast<uint32_t>(g.cols * sizeof(T)),
                                                         0, static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0));
-        outQ_.FreeTensor(y);
+        ioQ_.FreeTensor(y);
     }
 
     // scale_i, smooth_i, nll_i of tile row r; col = target column inside the tile, kRowNoFix, or kRowDead.
@@ -284,9 +281,9 @@ private:
         loadedColTile_ = g.colTile;
     }
 
-    __aicore__ inline AscendC::LocalTensor<float> WorkTile(const AscendC::LocalTensor<T>& y) {
+    __aicore__ inline AscendC::LocalTensor<float> WorkTile(const AscendC::LocalTensor<T>& x) {
         if constexpr (kFp32) {
-            return y;
+            return x;
         } else {
             return workBuf_.template Get<float>();
         }
@@ -315,8 +312,8 @@ private:
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;
-    AscendC::TQue<AscendC::TPosition::VECIN, 2> inQ_;
-    AscendC::TQue<AscendC::TPosition::VECOUT, 2> outQ_;
+    // Depth 2: tile i+1 is enqueued GM->VECIN before tile i is dequeued.
+    AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 2> ioQ_;
     AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, scratchBuf_;
     AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;

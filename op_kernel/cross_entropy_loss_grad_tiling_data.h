@@ -53,8 +53,7 @@ struct CrossEntropyLossGradTilingData {
     int64_t colMajorTiles;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
-    int64_t inBufBytes;      // one logProb tile; the in-queue holds 2
-    int64_t outBufBytes;     // one out tile; the out-queue holds 2
+    int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (kIoBuffers of them)
     int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
     int64_t weightBufBytes;  // weight columns of one tile (weighted smoothing only, else 0)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
@@ -77,6 +76,10 @@ struct CrossEntropyLossGradTilingData {
 };
 
 static_assert(sizeof(CrossEntropyLossGradTilingData) % 8 == 0, "read as int64 words");
+
+// Tile buffers of the in/out queue (TQueBind<VECIN, VECOUT>): while the vector unit
+// computes tile i in one, tile i+1 is copied into another and tile i-1 out of the third.
+constexpr int64_t kIoBuffers = 3;
 constexpr int64_t kTilingWords = sizeof(CrossEntropyLossGradTilingData) / 8;
 
 }  // namespace xent

@@ -189,10 +189,10 @@ def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0
     if tc == c and tr > 1:
         alts["one row per tile"] = analytic(n, c, dtype, 1, c, cores, prof, smoothing=smoothing)
     if tc < c:
-        # The widest tile UB holds (16 B per element for fp32 in/out double-buffered, 12 B for
-        # fp16/bf16 with the fp32 work tile; ~12.6 KB of scratch and stages): the fewest column
-        # tiles, which is what a tiling without the "feed every core" rule would pick.
-        per_elem = 16 if es == 4 else 12
+        # The widest tile UB holds (three in/out tile buffers: 12 B per element for fp32, 10 B
+        # for fp16/bf16 with the fp32 work tile; ~12.6 KB of scratch and stages): the fewest
+        # column tiles, which is what a tiling without the "feed every core" rule would pick.
+        per_elem = 12 if es == 4 else 10
         widest = (int(prof["ub_bytes"]) - 12352 - 1024) // per_elem // (32 // es) * (32 // es)
         k_min = -(-c // widest)
         fewest = -(-c // k_min)

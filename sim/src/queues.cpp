@@ -4,6 +4,10 @@
 //   VECIN   producer MTE2, consumer V     (EnQue/DeQue: MTE2->V; FreeTensor/AllocTensor: V->MTE2)
 //   VECOUT  producer V,    consumer MTE3  (EnQue/DeQue: V->MTE3; FreeTensor/AllocTensor: MTE3->V)
 //   VECCALC producer V,    consumer V
+// A TQueBind<VECIN, VECOUT> buffer makes the round trip in one place: EnQue/DeQue
+// <GM, VECIN> order MTE2->V, EnQue/DeQue<VECOUT, GM> V->MTE3, and its FreeTensor/
+// AllocTensor MTE3->MTE2 (the plain EnQue/DeQue, for a copy-through without vector
+// work, MTE2->MTE3).
 // It never orders PIPE_S (GetValue on a DeQue'd VECIN tensor still needs MTE2_S).
 #include "ascend_sim/kernel_defs.h"
 #include <cstring>
@@ -32,6 +36,19 @@ void roles(uint8_t pos, Pipe& producer, Pipe& consumer) {
     if (TPosition(pos) == TPosition::VECIN) producer = P_MTE2, consumer = P_V;
     else if (TPosition(pos) == TPosition::VECOUT) producer = P_V, consumer = P_MTE3;
     else producer = P_V, consumer = P_V;
+}
+
+// The pipes one handshake of queue q orders.
+void roles(const Queue& q, uint8_t hop, Pipe& producer, Pipe& consumer) {
+    if (!q.bind) roles(q.pos, producer, consumer);
+    else if (hop == kHopIn) producer = P_MTE2, consumer = P_V;
+    else if (hop == kHopOut) producer = P_V, consumer = P_MTE3;
+    else producer = P_MTE2, consumer = P_MTE3;
+}
+
+const char* hop_name(const Queue& q, uint8_t hop) {
+    if (!q.bind) return pos_name(q.pos);
+    return hop == kHopIn ? "TQueBind GM->VECIN" : hop == kHopOut ? "TQueBind VECOUT->GM" : "TQueBind";
 }
 
 void need_pipe(const char* api, Block& b, int32_t pipeId) {
@@ -136,13 +153,15 @@ void tpipe_reset(const char* api, int32_t pipeId) {
     for (auto& r : b.reservedIds) r = 0;
 }
 
-int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len) {
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len,
+                         bool bind) {
     Block& b = cur(api);
     need_pipe(api, b, pipeId);
     uint32_t lenR;
     alloc_ub(api, b, num, len, lenR);
     Queue q;
     q.pos = pos;
+    q.bind = bind;
     q.depth = depth;
     q.pipeGen = b.pipeGen;
     const int32_t qid = int32_t(b.queues.size());
@@ -198,7 +217,7 @@ Slot que_alloc(const char* api, int32_t qid) {
         f.state = BufState::ALLOCATED;
         if (f.hasRelease) {  // the producer waits for the consumer to release the buffer
             Pipe prod, cons;
-            roles(q.pos, prod, cons);
+            roles(q, q.bind ? kHopIn : kHopPlain, prod, cons);
             b.hz.join(prod, f.release);
         }
         return slot_of(b, q.bufs[i]);
@@ -209,7 +228,7 @@ Slot que_alloc(const char* api, int32_t qid) {
          pos_name(q.pos), n);
 }
 
-bool que_enque(const char* api, int32_t qid, int32_t bufId, const void* p) {
+bool que_enque(const char* api, int32_t qid, int32_t bufId, const void* p, uint8_t hop) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);
     Buffer& f = b.bufs[own_buffer(api, b, q, qid, bufId, p)];
@@ -218,28 +237,37 @@ bool que_enque(const char* api, int32_t qid, int32_t bufId, const void* p) {
              hex(f.offset).c_str());
     if (f.state == BufState::ENQUEUED)
         fail(api, "EnQue twice", "the tensor at UB %s is already enqueued", hex(f.offset).c_str());
-    if (int32_t(q.fifo.size()) >= q.depth)
-        fail(api, "EnQue past depth", "EnQue on a %s queue already holding %zu tensor(s) (depth %d)",
-             pos_name(q.pos), q.fifo.size(), q.depth);
+    // A TQueBind buffer goes GM->VECIN, then VECOUT->GM, each at most once per allocation.
+    if (q.bind && f.state == BufState::DEQUEUED && (hop != kHopOut || f.hop != kHopIn))
+        fail(api, "EnQue out of order",
+             "the tensor at UB %s was already dequeued from the %s hop; after AllocTensor a TQueBind tensor "
+             "takes EnQue<GM, VECIN>, then EnQue<VECOUT, GM>",
+             hex(f.offset).c_str(), hop_name(q, f.hop));
+    std::deque<int32_t>& fifo = q.fifo[hop];
+    if (int32_t(fifo.size()) >= q.depth)
+        fail(api, "EnQue past depth", "EnQue on a %s queue already holding %zu tensor(s) (depth %d)", hop_name(q, hop),
+             fifo.size(), q.depth);
     Pipe prod, cons;
-    roles(q.pos, prod, cons);
+    roles(q, hop, prod, cons);
     f.produced = b.hz.snapshot(prod);
     f.state = BufState::ENQUEUED;
-    q.fifo.push_back(bufId);
+    f.hop = hop;
+    fifo.push_back(bufId);
     return true;
 }
 
-Slot que_deque(const char* api, int32_t qid) {
+Slot que_deque(const char* api, int32_t qid, uint8_t hop) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);
-    if (q.fifo.empty())
+    std::deque<int32_t>& fifo = q.fifo[hop];
+    if (fifo.empty())
         fail(api, "DeQue of an empty queue", "DeQue on an empty %s queue; the NPU would wait forever",
-             pos_name(q.pos));
-    const int32_t id = q.fifo.front();
-    q.fifo.pop_front();
+             hop_name(q, hop));
+    const int32_t id = fifo.front();
+    fifo.pop_front();
     Buffer& f = b.bufs[id];
     Pipe prod, cons;
-    roles(q.pos, prod, cons);
+    roles(q, hop, prod, cons);
     b.hz.join(cons, f.produced);
     f.state = BufState::DEQUEUED;
     return slot_of(b, id);
@@ -254,8 +282,11 @@ void que_free(const char* api, int32_t qid, int32_t bufId, const void* p) {
     if (f.state == BufState::ENQUEUED)
         fail(api, "FreeTensor of an enqueued tensor", "the tensor at UB %s is still enqueued (DeQue it first)",
              hex(f.offset).c_str());
+    // The release is the last consumer's: a TQueBind tensor's that of the hop it was
+    // dequeued from (MTE3 after VECOUT->GM), the allocating producer's if never enqueued.
     Pipe prod, cons;
-    roles(q.pos, prod, cons);
+    roles(q, f.state == BufState::DEQUEUED ? f.hop : uint8_t(kHopPlain), prod, cons);
+    if (q.bind && f.state != BufState::DEQUEUED) cons = P_MTE2;
     f.release = b.hz.snapshot(cons);
     f.hasRelease = true;
     f.state = BufState::FREE;

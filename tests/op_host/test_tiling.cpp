@@ -27,7 +27,7 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     // UB budget
     XCHECK(r.ubBytesUsed == UbBytesUsed(t));
     XCHECK(r.ubBytesUsed <= plat.ubBytes);
-    for (int64_t b : {t.inBufBytes, t.outBufBytes, t.workBufBytes, t.weightBufBytes, t.stageBytes, t.scratchBytes})
+    for (int64_t b : {t.ioBufBytes, t.workBufBytes, t.weightBufBytes, t.stageBytes, t.scratchBytes})
         XCHECK(b % 32 == 0);
     // Geometry: R rows x TC columns, pitch on 32 bytes, buffers big enough.
     XCHECK(t.tileRows >= 1 && t.tileRows <= 4095);
@@ -36,7 +36,7 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     // Several rows per column-split tile only with weighted smoothing (the weight reload term).
     XCHECK(t.colTiles == 1 || t.tileRows == 1 || (p.hasWeight && p.labelSmoothing > 0));
     const int64_t pitch = CeilDiv(t.tileCols, granule) * granule;  // the kernel's UB row pitch
-    XCHECK(t.inBufBytes >= t.tileRows * pitch * eb);
+    XCHECK(t.ioBufBytes >= t.tileRows * pitch * eb);
     if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     if (p.n == 0) {

@@ -35,6 +35,10 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #ifdef SIM_CASE_PIPEBARRIER_S
     PipeBarrier<PIPE_S>();
 #endif
+#ifdef SIM_CASE_TQUEBIND_HOP
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+    q.EnQue<TPosition::VECIN, TPosition::VECOUT>(f);
+#endif
     // Legal forms compile.
     Cast(f, b, RoundMode::CAST_NONE, 64);
     Cast(b, f, RoundMode::CAST_RINT, 64);

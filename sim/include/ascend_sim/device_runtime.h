@@ -116,11 +116,16 @@ struct Slot {
 int32_t tpipe_create(const char* api);
 void tpipe_destroy(int32_t pipeId) noexcept;
 void tpipe_reset(const char* api, int32_t pipeId);
-int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len);
+// The handshake an EnQue/DeQue pair stands for: a TQue's own (by its position), or
+// one of a TQueBind<VECIN, VECOUT>'s: GM->VECIN (MTE2->V), VECOUT->GM (V->MTE3), or
+// the plain EnQue/DeQue of a copy-through without vector work (MTE2->MTE3).
+enum QueHop : uint8_t { kHopPlain = 0, kHopIn = 1, kHopOut = 2 };
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len,
+                         bool bind);
 int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len);
 Slot que_alloc(const char* api, int32_t queId);
-bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p);
-Slot que_deque(const char* api, int32_t queId);
+bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, uint8_t hop);
+Slot que_deque(const char* api, int32_t queId, uint8_t hop);
 void que_free(const char* api, int32_t queId, int32_t bufId, const void* p);
 bool que_has_free(int32_t queId);
 Slot tbuf_get(const char* api, int32_t bufId, uint64_t bytes, uint64_t offset, bool checkMultiple);

@@ -1,6 +1,6 @@
-// TPipe, TQue and TBuf (CANN: kernel_tpipe.h, kernel_tquebind_impl.h,
-// kernel_tbuf_impl.h). The objects hold ids; the buffer states (FREE ->
-// ALLOCATED -> ENQUEUED -> ALLOCATED -> FREE), the UB bump allocator and the
+// TPipe, TQue, TQueBind<VECIN, VECOUT> and TBuf (CANN: kernel_tpipe.h,
+// kernel_tquebind_impl.h, kernel_tbuf_impl.h). The objects hold ids; the buffer states (FREE ->
+// ALLOCATED -> ENQUEUED -> DEQUEUED -> FREE), the UB bump allocator and the
 // queue handshakes that order pipes live in the block's runtime (queues.cpp).
 #pragma once
 #include <cstdint>
@@ -29,11 +29,13 @@ public:
     }
     template <class T>
     bool EnQue(const LocalTensor<T>& tensor) {
-        return ascend_sim::detail::que_enque("TQue::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr());
+        return ascend_sim::detail::que_enque("TQue::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
+                                             ascend_sim::detail::kHopPlain);
     }
     template <class T>
     LocalTensor<T> DeQue() {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque("TQue::DeQue", id_), pos);
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque("TQue::DeQue", id_, ascend_sim::detail::kHopPlain),
+                                         pos);
     }
     template <class T>
     void FreeTensor(LocalTensor<T>& tensor) {
@@ -45,6 +47,66 @@ public:
     void sim_bind(int32_t id) { id_ = id; }
 
 private:
+    int32_t id_ = -1;
+};
+
+// A queue whose buffers are both VECIN and VECOUT (CANN: TQueBind<VECIN, VECOUT>):
+// a tile is copied in, computed in place and copied out of the same UB buffer,
+// with the handshakes named by the source and destination of each hop.
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+public:
+    static_assert(src == TPosition::VECIN && dst == TPosition::VECOUT,
+                  "the simulator models TQueBind<VECIN, VECOUT> only (VECIN/VECOUT buffer reuse)");
+    static_assert(depth >= 1, "TQueBind depth must be >= 1");
+    static constexpr TPosition position = src;
+
+    TQueBind() = default;
+
+    template <class T>
+    LocalTensor<T> AllocTensor() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc("TQueBind::AllocTensor", id_), src);
+    }
+    // EnQue<GM, VECIN> after the copy in (MTE2->V), EnQue<VECOUT, GM> after the
+    // vector work (V->MTE3); DeQue with the same positions on the other side.
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    bool EnQue(const LocalTensor<T>& tensor) {
+        return ascend_sim::detail::que_enque("TQueBind::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
+                                             hop<srcUserPos, dstUserPos>());
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    LocalTensor<T> DeQue() {
+        return LocalTensor<T>::from_slot(
+            ascend_sim::detail::que_deque("TQueBind::DeQue", id_, hop<srcUserPos, dstUserPos>()),
+            srcUserPos == TPosition::GM ? src : dst);
+    }
+    // Without positions: a copy-through with no vector work (MTE2->MTE3).
+    template <class T>
+    bool EnQue(const LocalTensor<T>& tensor) {
+        return ascend_sim::detail::que_enque("TQueBind::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
+                                             ascend_sim::detail::kHopPlain);
+    }
+    template <class T>
+    LocalTensor<T> DeQue() {
+        return LocalTensor<T>::from_slot(
+            ascend_sim::detail::que_deque("TQueBind::DeQue", id_, ascend_sim::detail::kHopPlain), dst);
+    }
+    template <class T>
+    void FreeTensor(LocalTensor<T>& tensor) {
+        ascend_sim::detail::que_free("TQueBind::FreeTensor", id_, tensor.buf_id(), tensor.GetPhyAddr());
+    }
+    bool HasIdleBuffer() { return ascend_sim::detail::que_has_free(id_); }
+
+    // --- simulator internals ---
+    void sim_bind(int32_t id) { id_ = id; }
+
+private:
+    template <TPosition s, TPosition d>
+    static constexpr uint8_t hop() {
+        static_assert((s == TPosition::GM && d == TPosition::VECIN) || (s == TPosition::VECOUT && d == TPosition::GM),
+                      "TQueBind EnQue/DeQue positions: <GM, VECIN> or <VECOUT, GM> only (CANN: GM->VECIN/VECOUT->GM)");
+        return s == TPosition::GM ? ascend_sim::detail::kHopIn : ascend_sim::detail::kHopOut;
+    }
     int32_t id_ = -1;
 };
 
@@ -92,7 +154,7 @@ public:
     template <class T>
     bool InitBuffer(T& que, uint8_t num, uint32_t len) {
         que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::position),
-                                                          queue_depth(que), num, len));
+                                                          queue_depth(que), num, len, is_bind(que)));
         return true;
     }
     template <TPosition pos>
@@ -123,6 +185,18 @@ private:
     template <TPosition p, int32_t d, auto m>
     static int32_t queue_depth(const TQue<p, d, m>&) {
         return d;
+    }
+    template <TPosition s, TPosition t, int32_t d, auto m>
+    static int32_t queue_depth(const TQueBind<s, t, d, m>&) {
+        return d;
+    }
+    template <TPosition p, int32_t d, auto m>
+    static bool is_bind(const TQue<p, d, m>&) {
+        return false;
+    }
+    template <TPosition s, TPosition t, int32_t d, auto m>
+    static bool is_bind(const TQueBind<s, t, d, m>&) {
+        return true;
     }
     int32_t id_;
 };

@@ -276,6 +276,7 @@ struct Buffer {
     int32_t gen = 0;     // TPipe generation (Reset kills older buffers)
     uint8_t pos = 0;
     BufState state = BufState::FREE;
+    uint8_t hop = 0;          // ENQUEUED/DEQUEUED: the QueHop of the last EnQue
     bool hasRelease = false;  // FreeTensor left a clock for the next AllocTensor
     Clock release;            // consumer pipe's clock at FreeTensor
     Clock produced;           // producer pipe's clock at EnQue
@@ -283,10 +284,11 @@ struct Buffer {
 
 struct Queue {
     uint8_t pos = 0;
+    bool bind = false;  // TQueBind<VECIN, VECOUT>: pos is VECIN
     int32_t depth = 0;
     int32_t pipeGen = 0;
     std::vector<int32_t> bufs;
-    std::deque<int32_t> fifo;
+    std::deque<int32_t> fifo[3];  // per QueHop
     uint32_t cursor = 0;
 };
 
