@@ -11,12 +11,13 @@ and noisy; every contender sees the same load):
   exp       torch.exp(log_prob, out=y): the floor of any single pass over the tensor
   copy      y.copy_(log_prob): a memory copy of the same size (GB/s reference)
 
-Every timed call starts after an idle gap of SETTLE_S. PyTorch's OpenMP workers
-spin-wait for several milliseconds after each parallel region; without the gap
-the contender that follows torch (ours: the simulator's block threads want both
-CPUs) shares the CPUs with a spinning thread, while torch's own calls find their
-workers hot. Measured on the 2-core host (bf16 4096x32000): ours 34.4 ms right
-after y.copy_, 31.7 ms after a 10 ms gap, 30.5 ms with no torch call in between.
+Every timed call starts after an idle gap (--settle-ms, default 20). PyTorch's
+OpenMP workers spin-wait for several milliseconds after each parallel region;
+without the gap the contender that follows torch (ours: the simulator's block
+threads want both CPUs) shares the CPUs with a spinning thread, while torch's own
+calls find their workers hot. Measured on the 2-core host (bf16 4096x32000, before
+session 3's kernel change): ours 34.4 ms right after y.copy_, 31.7 ms after a 10 ms
+gap, 30.5 ms with no torch call in between. --settle-ms 0 measures without it.
 
 Reported per case: medians of the times and of the per-rep ratios torch/ours and
 ours/exp, achieved GB/s (N*C*(in+out bytes) / time) against the copy's, the GM
@@ -27,6 +28,7 @@ the output (VmHWM, see rss_child). Results go to benchmarks/results/<name>.json
 and <name>.png.
 
 usage: bench_xent.py [--quick] [--name NAME] [--reps K] [--no-rss] [--no-plot] [--out-dir DIR]
+                     [--only TEXT] [--settle-ms MS]
        (ascend-xent bench wraps this script with the same options)
 """
 
@@ -62,7 +64,7 @@ TARGET_EXP_RATIO = 2.0    # ours / torch.exp
 TARGET_TRAFFIC = 1.02     # GM bytes / (N*C*(in+out))
 TARGET_RSS_MIB = 64.0     # peak resident memory beyond inputs and output
 
-SETTLE_S = 0.02  # idle gap before every timed call (see the module docstring)
+DEFAULT_SETTLE_MS = 20.0  # idle gap before every timed call (see the module docstring)
 
 
 # ----------------------------------------------------------------------------- cases
@@ -189,7 +191,7 @@ def unavoidable_extra_bytes(case):
 
 # ----------------------------------------------------------------------------- one case
 
-def run_case(case, reps, torch, F, xent):
+def run_case(case, reps, torch, F, xent, settle_s):
     x, target, weight, log_prob, lse = make_inputs(torch, case)
     dt = log_prob.dtype
     ls, zl = case["label_smoothing"], case["zloss"]
@@ -212,13 +214,13 @@ def run_case(case, reps, torch, F, xent):
     def torch_backward_seconds():
         xr.grad = None
         loss = torch_forward()
-        time.sleep(SETTLE_S)
+        time.sleep(settle_s)
         t0 = time.perf_counter()
         loss.backward()
         return time.perf_counter() - t0
 
     def timed(f):
-        time.sleep(SETTLE_S)
+        time.sleep(settle_s)
         t0 = time.perf_counter()
         f()
         return time.perf_counter() - t0
@@ -472,6 +474,9 @@ def parse_args(argv):
     p.add_argument("--no-rss", action="store_true", help="skip the peak-memory subprocesses")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--only", default=None, help="run only cases whose name contains this text")
+    p.add_argument("--settle-ms", type=float, default=DEFAULT_SETTLE_MS,
+                   help="idle gap before every timed call, so none starts beside the previous one's "
+                        "spinning OpenMP workers (default %(default)g; 0: none)")
     p.add_argument("--replot", default=None, metavar="JSON", help="only redraw the PNG of a results JSON")
     p.add_argument("--rss-child", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -510,7 +515,7 @@ def main(argv=None):
     t0 = time.monotonic()
     for case in cases:
         prog.show(case["name"])
-        r = run_case(case, reps_for(case, args.reps), torch, F, xent)
+        r = run_case(case, reps_for(case, args.reps), torch, F, xent, args.settle_ms / 1e3)
         results.append(r)
         prog.step(case["name"])
     for case in rss_cases:
@@ -522,7 +527,7 @@ def main(argv=None):
 
     doc = {"meta": dict(machine_info(torch), name=name, quick=args.quick, seconds=time.monotonic() - t0,
                         sim_profile=xent.current_profile(), sim_host_threads=xent.host_threads(),
-                        loadavg_end=os.getloadavg(),
+                        loadavg_end=os.getloadavg(), settle_ms=args.settle_ms,
                         note="times are medians over interleaved reps; ratios are medians of per-rep ratios"),
            "targets": summarize_targets(results),
            "every_case_misses": check_every_case(results),

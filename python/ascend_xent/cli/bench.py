@@ -35,6 +35,8 @@ def add_arguments(p) -> None:
     p.add_argument("--no-rss", action="store_true", help="skip the per-case peak-memory subprocesses")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--only", default=None, help="only cases whose name contains this text")
+    p.add_argument("--settle-ms", type=float, default=None,
+                   help="idle gap before every timed call (default 20; 0: none)")
 
 
 def run(args) -> int:
@@ -48,7 +50,8 @@ def run(args) -> int:
     argv = []
     if args.quick:
         argv.append("--quick")
-    for flag, val in (("--name", args.name), ("--out-dir", args.out_dir), ("--only", args.only)):
+    for flag, val in (("--name", args.name), ("--out-dir", args.out_dir), ("--only", args.only),
+                      ("--settle-ms", args.settle_ms)):
         if val is not None:
             argv += [flag, str(val)]
     argv += ["--reps", str(args.reps)]
