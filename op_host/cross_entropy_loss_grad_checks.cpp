@@ -166,7 +166,12 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         }
         if (std::isnan(labelSmoothing) || labelSmoothing < 0.0 || labelSmoothing > 1.0)
             Fail(ACLNN_ERR_PARAM_INVALID, "labelSmoothing must be in [0, 1], got " + std::to_string(labelSmoothing));
+        // A finite scale >= 0, as the Python layer asks: inf only turns the gradient into
+        // inf/NaN, and a negative one would reward large logsumexps.
         if (std::isnan(lseSquareScaleForZloss)) Fail(ACLNN_ERR_PARAM_INVALID, "lseSquareScaleForZloss is NaN");
+        if (!std::isfinite(lseSquareScaleForZloss) || lseSquareScaleForZloss < 0.0)
+            Fail(ACLNN_ERR_PARAM_INVALID,
+                 "lseSquareScaleForZloss must be finite and >= 0, got " + std::to_string(lseSquareScaleForZloss));
 
         // Layouts.
         a.gradLoss = Describe(gradLoss, "gradLoss");
