@@ -58,55 +58,43 @@ XTEST(round_trip_through_one_buffer_per_tile) {
     }
 }
 
-XTEST(copy_out_without_the_vecout_hop_is_a_raw_hazard) {
-    Gm<float> x(kTile, "x"), y(kTile, "y");
-    auto kernel = [&](bool hop) {
-        return [&, hop] {
-            TPipe pipe;
-            BindQ q;
-            pipe.InitBuffer(q, 1, kTile * sizeof(float));
-            auto t = q.AllocTensor<float>();
-            DataCopy(t, global(x.p, kTile), kTile);
+// One tile through one buffer: copy in, Muls in place, copy out, with or without
+// each hop's EnQue/DeQue pair.
+std::function<void()> one_tile(float* x, float* y, bool inHop, bool outHop) {
+    return [=] {
+        TPipe pipe;
+        BindQ q;
+        pipe.InitBuffer(q, 1, kTile * sizeof(float));
+        auto t = q.AllocTensor<float>();
+        DataCopy(t, global(x, kTile), kTile);
+        if (inHop) {
             q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
             t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
-            Muls(t, t, 2.0f, kTile);
-            if (hop) {
-                q.EnQue<TPosition::VECOUT, TPosition::GM, float>(t);
-                t = q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
-            }
-            DataCopy(global(y.p, kTile), t, kTile);
-            q.FreeTensor(t);
-        };
+        }
+        Muls(t, t, 2.0f, kTile);
+        if (outHop) {
+            q.EnQue<TPosition::VECOUT, TPosition::GM, float>(t);
+            t = q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
+        }
+        DataCopy(global(y, kTile), t, kTile);
+        q.FreeTensor(t);
     };
+}
+
+XTEST(copy_out_without_the_vecout_hop_is_a_raw_hazard) {
+    Gm<float> x(kTile, "x"), y(kTile, "y");
     for (int i = 0; i < kTile; ++i) x.p[i] = 1.0f;
-    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB", "PIPE_MTE3 DataCopy", "written by PIPE_V Muls",
-                       "no V_MTE3 flag");
-    one(kernel(true));
+    XCHECK_THROWS_WITH(one(one_tile(x.p, y.p, true, false)), "RAW on UB", "PIPE_MTE3 DataCopy",
+                       "written by PIPE_V Muls", "no V_MTE3 flag");
+    one(one_tile(x.p, y.p, true, true));
+    XCHECK_EQ(y.p[0], 2.0f);
 }
 
 XTEST(the_gm_vecin_hop_orders_mte2_before_v) {
-    Gm<float> x(kTile, "x");
-    auto kernel = [&](bool hop) {
-        return [&, hop] {
-            TPipe pipe;
-            BindQ q;
-            pipe.InitBuffer(q, 1, kTile * sizeof(float));
-            auto t = q.AllocTensor<float>();
-            DataCopy(t, global(x.p, kTile), kTile);
-            if (hop) {
-                q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
-                t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
-            }
-            Muls(t, t, 2.0f, kTile);
-            q.EnQue<TPosition::VECOUT, TPosition::GM, float>(t);
-            t = q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
-            q.FreeTensor(t);
-        };
-    };
+    Gm<float> x(kTile, "x"), y(kTile, "y");
     for (int i = 0; i < kTile; ++i) x.p[i] = 1.0f;
-    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB", "PIPE_V Muls", "written by PIPE_MTE2 DataCopy",
-                       "no MTE2_V flag");
-    one(kernel(true));
+    XCHECK_THROWS_WITH(one(one_tile(x.p, y.p, false, true)), "RAW on UB", "PIPE_V Muls",
+                       "written by PIPE_MTE2 DataCopy", "no MTE2_V flag");
 }
 
 // The next copy in may overwrite a buffer only after its copy out read it: the
@@ -177,4 +165,28 @@ XTEST(hops_out_of_order_are_refused) {
                            }
                        }),
                        "EnQue on a TQueBind GM->VECIN queue already holding 2 tensor(s) (depth 2)");
+}
+
+XTEST(plain_enque_dequeue_is_a_copy_through_mte2_to_mte3) {
+    Gm<float> x(kTile, "x"), y(kTile, "y");
+    for (int i = 0; i < kTile; ++i) x.p[i] = float(i);
+    auto kernel = [&](bool hop) {
+        return [&, hop] {
+            TPipe pipe;
+            BindQ q;
+            pipe.InitBuffer(q, 1, kTile * sizeof(float));
+            auto t = q.AllocTensor<float>();
+            DataCopy(t, global(x.p, kTile), kTile);
+            if (hop) {
+                q.EnQue(t);
+                t = q.DeQue<float>();
+            }
+            DataCopy(global(y.p, kTile), t, kTile);
+            q.FreeTensor(t);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB", "PIPE_MTE3 DataCopy", "written by PIPE_MTE2 DataCopy",
+                       "no MTE2_MTE3 flag");
+    one(kernel(true));
+    for (int i = 0; i < kTile; ++i) XCHECK_EQ(y.p[i], float(i));
 }

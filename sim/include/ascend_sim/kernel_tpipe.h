@@ -13,92 +13,87 @@ namespace AscendC {
 
 class TPipe;
 
-template <TPosition pos, int32_t depth, auto mask = 0>
-class TQue {
+namespace sim_queue {
+// What TQue and TQueBind share: the buffer handle, AllocTensor, FreeTensor, the plain
+// EnQue/DeQue and the handshake calls (hop: ascend_sim::detail::QueHop). allocPos:
+// the position of a freshly allocated tensor; plainPos: that of a plain DeQue's.
+template <TPosition allocPos, TPosition plainPos, bool bind>
+class QueueBase {
 public:
-    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
-                  "the simulator models AIV queues only: VECIN, VECOUT or VECCALC");
-    static_assert(depth >= 0, "TQue depth must be >= 0");
-    static constexpr TPosition position = pos;
-
-    TQue() = default;
-
-    template <class T>
-    LocalTensor<T> AllocTensor() {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc("TQue::AllocTensor", id_), pos);
-    }
     template <class T>
     bool EnQue(const LocalTensor<T>& tensor) {
-        return ascend_sim::detail::que_enque("TQue::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
-                                             ascend_sim::detail::kHopPlain);
+        return enque(tensor, ascend_sim::detail::kHopPlain);
     }
     template <class T>
     LocalTensor<T> DeQue() {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque("TQue::DeQue", id_, ascend_sim::detail::kHopPlain),
-                                         pos);
+        return deque<T>(ascend_sim::detail::kHopPlain, plainPos);
+    }
+    template <class T>
+    LocalTensor<T> AllocTensor() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc(kApi[kAlloc], id_), allocPos);
     }
     template <class T>
     void FreeTensor(LocalTensor<T>& tensor) {
-        ascend_sim::detail::que_free("TQue::FreeTensor", id_, tensor.buf_id(), tensor.GetPhyAddr());
+        ascend_sim::detail::que_free(kApi[kFree], id_, tensor.buf_id(), tensor.GetPhyAddr());
     }
     bool HasIdleBuffer() { return ascend_sim::detail::que_has_free(id_); }
 
     // --- simulator internals ---
     void sim_bind(int32_t id) { id_ = id; }
 
+protected:
+    template <class T>
+    bool enque(const LocalTensor<T>& tensor, uint8_t hop) {
+        return ascend_sim::detail::que_enque(kApi[kEnQue], id_, tensor.buf_id(), tensor.GetPhyAddr(), hop);
+    }
+    template <class T>
+    LocalTensor<T> deque(uint8_t hop, TPosition pos) {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque(kApi[kDeQue], id_, hop), pos);
+    }
+
 private:
+    // The API names the violations report.
+    enum { kAlloc, kFree, kEnQue, kDeQue };
+    static constexpr const char* kApi[4] = {
+        bind ? "TQueBind::AllocTensor" : "TQue::AllocTensor", bind ? "TQueBind::FreeTensor" : "TQue::FreeTensor",
+        bind ? "TQueBind::EnQue" : "TQue::EnQue", bind ? "TQueBind::DeQue" : "TQue::DeQue"};
     int32_t id_ = -1;
+};
+}  // namespace sim_queue
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public sim_queue::QueueBase<pos, pos, false> {
+public:
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                  "the simulator models AIV queues only: VECIN, VECOUT or VECCALC");
+    static_assert(depth >= 0, "TQue depth must be >= 0");
+    static constexpr TPosition position = pos;
 };
 
 // A queue whose buffers are both VECIN and VECOUT (CANN: TQueBind<VECIN, VECOUT>):
 // a tile is copied in, computed in place and copied out of the same UB buffer,
 // with the handshakes named by the source and destination of each hop.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
-class TQueBind {
+class TQueBind : public sim_queue::QueueBase<src, dst, true> {
 public:
+    // The plain EnQue/DeQue: a copy-through with no vector work (MTE2->MTE3).
+    using sim_queue::QueueBase<src, dst, true>::EnQue;
+    using sim_queue::QueueBase<src, dst, true>::DeQue;
     static_assert(src == TPosition::VECIN && dst == TPosition::VECOUT,
                   "the simulator models TQueBind<VECIN, VECOUT> only (VECIN/VECOUT buffer reuse)");
     static_assert(depth >= 1, "TQueBind depth must be >= 1");
     static constexpr TPosition position = src;
 
-    TQueBind() = default;
-
-    template <class T>
-    LocalTensor<T> AllocTensor() {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc("TQueBind::AllocTensor", id_), src);
-    }
     // EnQue<GM, VECIN> after the copy in (MTE2->V), EnQue<VECOUT, GM> after the
     // vector work (V->MTE3); DeQue with the same positions on the other side.
     template <TPosition srcUserPos, TPosition dstUserPos, class T>
     bool EnQue(const LocalTensor<T>& tensor) {
-        return ascend_sim::detail::que_enque("TQueBind::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
-                                             hop<srcUserPos, dstUserPos>());
+        return this->enque(tensor, hop<srcUserPos, dstUserPos>());
     }
     template <TPosition srcUserPos, TPosition dstUserPos, class T>
     LocalTensor<T> DeQue() {
-        return LocalTensor<T>::from_slot(
-            ascend_sim::detail::que_deque("TQueBind::DeQue", id_, hop<srcUserPos, dstUserPos>()),
-            srcUserPos == TPosition::GM ? src : dst);
+        return this->template deque<T>(hop<srcUserPos, dstUserPos>(), srcUserPos == TPosition::GM ? src : dst);
     }
-    // Without positions: a copy-through with no vector work (MTE2->MTE3).
-    template <class T>
-    bool EnQue(const LocalTensor<T>& tensor) {
-        return ascend_sim::detail::que_enque("TQueBind::EnQue", id_, tensor.buf_id(), tensor.GetPhyAddr(),
-                                             ascend_sim::detail::kHopPlain);
-    }
-    template <class T>
-    LocalTensor<T> DeQue() {
-        return LocalTensor<T>::from_slot(
-            ascend_sim::detail::que_deque("TQueBind::DeQue", id_, ascend_sim::detail::kHopPlain), dst);
-    }
-    template <class T>
-    void FreeTensor(LocalTensor<T>& tensor) {
-        ascend_sim::detail::que_free("TQueBind::FreeTensor", id_, tensor.buf_id(), tensor.GetPhyAddr());
-    }
-    bool HasIdleBuffer() { return ascend_sim::detail::que_has_free(id_); }
-
-    // --- simulator internals ---
-    void sim_bind(int32_t id) { id_ = id; }
 
 private:
     template <TPosition s, TPosition d>
@@ -107,7 +102,6 @@ private:
                       "TQueBind EnQue/DeQue positions: <GM, VECIN> or <VECOUT, GM> only (CANN: GM->VECIN/VECOUT->GM)");
         return s == TPosition::GM ? ascend_sim::detail::kHopIn : ascend_sim::detail::kHopOut;
     }
-    int32_t id_ = -1;
 };
 
 template <TPosition pos = TPosition::LCM>
