@@ -189,31 +189,38 @@ private:
         if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>();
         for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
             const int64_t rn = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
+            float scale[kChunk];
             float smooth[kChunk];
             float nll[kChunk];
             int32_t fixCol[kChunk];
             bool anyFix = false;
             for (int64_t k = 0; k < rn; ++k) {
-                const int64_t r = r0 + k;
                 int32_t col = kRowDead;
-                const RowTerms terms = TermsOfRow(g, r, stage, col);
-                AscendC::Muls(p[Row(g, r)], p[Row(g, r)], terms.scale, static_cast<int32_t>(g.cols));
+                const RowTerms terms = TermsOfRow(g, r0 + k, stage, col);
+                scale[k] = terms.scale;
                 smooth[k] = terms.smooth;
                 nll[k] = terms.nll;
                 fixCol[k] = col;
                 anyFix = anyFix || col >= 0;
             }
-            // - smooth_i * w_j (w_j = 1 without a weight)
+            // p * scale_i: one Muls per run of rows with the same scale (a whole
+            // row-packed tile under mean/sum without weight or z-loss; the pitch
+            // padding between its rows is scaled too and never copied out).
+            ForEachRun(rn, scale, [&](int64_t k0, int64_t k1, float v) {
+                AscendC::Muls(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], v, RunCount(g, k1 - k0));
+            });
+            // - smooth_i * w_j (w_j = 1 without a weight; smooth_i = +0 adds nothing)
             if (t_.smoothing) {
                 AscendC::PipeBarrier<PIPE_V>();
-                for (int64_t k = 0; k < rn; ++k) {
-                    if (fixCol[k] == kRowDead) continue;
-                    const int64_t r = r0 + k;
-                    if (t_.hasWeight) {
-                        AscendC::Axpy(p[Row(g, r)], w, -smooth[k], static_cast<int32_t>(g.cols));
-                    } else {
-                        AscendC::Adds(p[Row(g, r)], p[Row(g, r)], -smooth[k], static_cast<int32_t>(g.cols));
+                if (t_.hasWeight) {
+                    for (int64_t k = 0; k < rn; ++k) {
+                        if (fixCol[k] == kRowDead) continue;
+                        AscendC::Axpy(p[Row(g, r0 + k)], w, -smooth[k], static_cast<int32_t>(g.cols));
                     }
+                } else {
+                    ForEachRun(rn, smooth, [&](int64_t k0, int64_t k1, float v) {
+                        if (Bits(v) != 0) AscendC::Adds(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], -v, RunCount(g, k1 - k0));
+                    });
                 }
             }
             // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
@@ -309,6 +316,27 @@ private:
     }
     // First UB element of tile row r.
     __aicore__ inline int64_t Row(const Tile& g, int64_t r) const { return r * g.pitch; }
+    // Elements from the start of a row to the end of the data of the row `rows` - 1 further.
+    __aicore__ inline static int32_t RunCount(const Tile& g, int64_t rows) {
+        return static_cast<int32_t>((rows - 1) * g.pitch + g.cols);
+    }
+    __aicore__ inline static uint32_t Bits(float f) {
+        union {
+            float f;
+            uint32_t u;
+        } b{f};
+        return b.u;
+    }
+    // op(k0, k1, v) for each run [k0, k1) of consecutive entries of v[0, n) with the
+    // same bits (+0 and -0 apart: they scale and add differently).
+    template <class Op>
+    __aicore__ inline static void ForEachRun(int64_t n, const float* v, Op op) {
+        for (int64_t k0 = 0, k1 = 0; k0 < n; k0 = k1) {
+            for (k1 = k0 + 1; k1 < n && Bits(v[k1]) == Bits(v[k0]); ++k1) {
+            }
+            op(k0, k1, v[k0]);
+        }
+    }
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;

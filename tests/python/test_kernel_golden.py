@@ -142,3 +142,39 @@ def traffic_bound(n, c, dtype, kw):
     """1.02 * N*C*(in + out bytes) + 64*(N + C) + 1 MiB (per-row/per-class vectors, tiling, partials)."""
     item = 4 if dtype == "float32" else 2
     return 1.02 * n * c * 2 * item + 64 * (n + c) + (1 << 20)
+
+
+# Row-packed tiles scale a run of rows with the same scale_i (and add the same
+# smooth_i) in one vector call. Runs broken by ignored rows, zero and negative-zero
+# upstream gradients, and equal values across tile boundaries all match the golden.
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("ls", [0.0, 0.1])
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_row_runs_in_packed_tiles(reduction, ls, dtype):
+    n, c = 1500, 9
+    kw = make_case(n, c, dtype, reduction=reduction, weight=False, label_smoothing=ls, ignore_frac=0.0,
+                   seed=1500 + int(ls * 10))
+    t = kw["target"]
+    t[100:140] = kw["ignore_index"]  # a block of dead rows
+    t[200::37] = kw["ignore_index"]  # scattered ones
+    if reduction == "none":
+        g = kw["grad_loss"].astype(np.float64)
+        g[:600] = 1.5                # one long run across several tiles
+        g[600:650] = 0.0
+        g[650:700] = -0.0
+        g[700:900:2] = 0.25          # alternating: runs of one row
+        kw["grad_loss"] = g.astype(kw["log_prob"].dtype)
+    out = run_grad(**kw)
+    assert_close_scaled(out, golden_of(kw), dtype, f"{reduction} ls={ls}")
+
+
+@pytest.mark.skipif(ON_NPU, reason="simulator counters")
+def test_uniform_row_scales_take_one_muls_per_tile():
+    n, c = 4096, 17
+    kw = make_case(n, c, "float32", reduction="mean", weight=False, ignore_frac=0.0)
+    run_grad(**kw)
+    st = ax.last_launch_stats()
+    tiles = st["row_tiles"] * st["col_tiles"]
+    assert st["tile_rows"] > 1
+    # Exp and one Muls per tile, plus the prologue's few ReduceSums: not one Muls per row.
+    assert st["vector_instructions"] <= 2 * tiles + 64, (st["vector_instructions"], tiles, n)
