@@ -6,9 +6,9 @@
 // through one TQueBind<VECIN, VECOUT> of kIoBuffers tile buffers: a tile is copied
 // in, computed and copied out of the same buffer, so while tile i is computed,
 // tile i+1 is copied in and tile i-1 out (fp16/bf16 add one fp32 work tile). Per tile:
-//   DataCopyPad in -> [Cast to fp32] -> Exp -> per row Muls(scale_i)
-//   -> per row Adds(-smooth_i) or Axpy(w, -smooth_i) -> scalar fix-up of the
-//   target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
+//   DataCopyPad in -> [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
+//   one scale -> Adds(-smooth_i) per run, or Axpy(w, -smooth_i) per row -> scalar
+//   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
 // logProb is read once and out written once; per-row inputs are staged in small
 // DataCopyPads (once for a row's consecutive column tiles), weight[t_i] is one
 // scalar GM read per row and tile.
@@ -181,9 +181,9 @@ private:
         AscendC::PipeBarrier<PIPE_V>();
         LoadWeightTile(g);
 
-        // p * scale_i, row by row (the row terms come from the staged inputs), in chunks
-        // of kChunk rows whose smooth_i, nll_i and target column stay in scalar
-        // registers/stack (no UB round trip).
+        // The row terms (from the staged inputs), in chunks of kChunk rows whose
+        // scale_i, smooth_i, nll_i and target column stay on the scalar stack (no UB
+        // round trip).
         if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
         AscendC::LocalTensor<float> w;
         if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>();
