@@ -23,6 +23,7 @@ import numpy as np
 REDUCTIONS = ("mean", "sum", "none")
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 INDEX_DTYPES = ("int32", "int64")
+HUGE_PAGE_MIN_BYTES = 4 << 20  # outputs this large are advised huge pages (NumPy's threshold)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -149,7 +150,12 @@ class _TorchLib:
 
     def empty(self, shape, dtype: str, like=None):
         dev = like.device if like is not None else "cpu"
-        return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
+        t = self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
+        if t.device.type == "cpu" and t.numel() * t.element_size() >= HUGE_PAGE_MIN_BYTES:
+            # Untouched yet: let its pages fault in 2 MiB at a time, as NumPy's large arrays do.
+            from . import _C
+            _C.advise_huge_pages(t.data_ptr(), t.numel() * t.element_size())
+        return t
 
     def overlaps(self, a, b) -> bool:
         # Meta tensors own no memory (every one reports address 0): nothing can overlap.

@@ -36,6 +36,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
@@ -352,6 +356,23 @@ py::dict build_info() {
     return d;
 }
 
+// Asks the kernel (Linux) for transparent huge pages in the 2 MiB-aligned interior of
+// [addr, addr + bytes): for an output the package allocates itself (never a caller's
+// buffer), before anything touched it. A large fresh output otherwise costs one page
+// fault and one zeroed 4 KiB page per 4 KiB (bf16 4096 x 32000: ~50 ms of ~80);
+// NumPy does the same for its own large arrays. False when nothing was advised.
+bool advise_huge_pages(uintptr_t addr, uint64_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const uintptr_t lo = (addr + kHuge - 1) & ~(kHuge - 1), hi = (addr + bytes) & ~(kHuge - 1);
+    return hi > lo && madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE) == 0;
+#else
+    (void)addr;
+    (void)bytes;
+    return false;
+#endif
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -374,6 +395,8 @@ PYBIND11_MODULE(_C, m) {
           "simulator build only) or a callable(workspace_bytes) -> (workspace_ptr, stream), called "
           "between the phases.");
     m.def("build_info", &build_info);
+    m.def("advise_huge_pages", &advise_huge_pages, py::arg("addr"), py::arg("bytes"),
+          "madvise(MADV_HUGEPAGE) on the 2 MiB-aligned interior of a fresh host buffer the package owns.");
     m.attr("__version__") = ASCEND_XENT_VERSION;
     m.attr("BACKEND") = xent_py::backend_name();
     xent_py::register_backend(m);

@@ -199,3 +199,33 @@ def test_cli_bad_option_is_an_error_not_a_crash():
     r = _cli("demo", "--n", "8", "--c", "4", "--label-smoothing", "2")
     assert r.returncode == 1
     assert "label_smoothing" in r.stderr
+
+
+def _thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return f.read().split("[")[1].split("]")[0]
+    except (OSError, IndexError):
+        return None
+
+
+@pytest.mark.requires_sim
+def test_outputs_the_package_allocates_are_advised_huge_pages(torch):
+    from ascend_xent import _C
+    # Nothing 2 MiB-aligned inside a small range: nothing to advise.
+    small = torch.empty(1024, dtype=torch.float32)
+    assert _C.advise_huge_pages(small.data_ptr(), 4096) is False
+    big = torch.empty(8 << 20, dtype=torch.uint8)
+    advised = _C.advise_huge_pages(big.data_ptr(), big.numel())
+    if sys.platform.startswith("linux") and _thp_mode() in ("always", "madvise"):
+        assert advised is True
+    # The op's own torch output (out=None) goes through the same call; its values are
+    # those of the preallocated path.
+    kw = make_case(512, 4096, "bfloat16", reduction="mean", weight=False)
+    args = {k: (torch.from_numpy(v.view(np.uint16)).view(torch.bfloat16) if isinstance(v, np.ndarray)
+                and v.dtype.name == "bfloat16" else torch.from_numpy(v) if isinstance(v, np.ndarray) else v)
+            for k, v in kw.items()}
+    got = ax.cross_entropy_loss_grad(**args)
+    out = torch.empty_like(got)
+    ax.cross_entropy_loss_grad(**args, out=out)
+    assert torch.equal(got.view(torch.int16), out.view(torch.int16))
