@@ -129,40 +129,39 @@ XTEST(reuse_needs_free_then_alloc) {
     one(kernel(true));
 }
 
+// A pipe with a TQueBind of `bufs` buffers; in() allocates, fills and enqueues GM->VECIN.
+struct BindPipe {
+    TPipe pipe;
+    BindQ q;
+    explicit BindPipe(uint8_t bufs) { pipe.InitBuffer(q, bufs, kTile * sizeof(float)); }
+    LocalTensor<float> in() {
+        auto t = q.AllocTensor<float>();
+        Duplicate(t, 0.0f, kTile);
+        q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
+        return t;
+    }
+};
+
 XTEST(hops_out_of_order_are_refused) {
     // GM->VECIN again after the tensor went through it.
     XCHECK_THROWS_WITH(one([] {
-                           TPipe pipe;
-                           BindQ q;
-                           pipe.InitBuffer(q, 1, 1024);
-                           auto t = q.AllocTensor<float>();
-                           Duplicate(t, 0.0f, kTile);
-                           q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
-                           t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
-                           q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
+                           BindPipe b(1);
+                           b.in();
+                           auto t = b.q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+                           b.q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
                        }),
                        "TQueBind::EnQue", "already dequeued from the TQueBind GM->VECIN hop");
     // A VECOUT->GM DeQue with nothing enqueued on that hop (the tensor waits on GM->VECIN).
     XCHECK_THROWS_WITH(one([] {
-                           TPipe pipe;
-                           BindQ q;
-                           pipe.InitBuffer(q, 1, 1024);
-                           auto t = q.AllocTensor<float>();
-                           Duplicate(t, 0.0f, kTile);
-                           q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
-                           (void)q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
+                           BindPipe b(1);
+                           b.in();
+                           (void)b.q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
                        }),
                        "TQueBind::DeQue", "DeQue on an empty TQueBind VECOUT->GM queue");
     // Depth 2 on the GM->VECIN hop: a third EnQue before any DeQue.
     XCHECK_THROWS_WITH(one([] {
-                           TPipe pipe;
-                           BindQ q;
-                           pipe.InitBuffer(q, 3, 1024);
-                           for (int i = 0; i < 3; ++i) {
-                               auto t = q.AllocTensor<float>();
-                               Duplicate(t, 0.0f, kTile);
-                               q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
-                           }
+                           BindPipe b(3);
+                           for (int i = 0; i < 3; ++i) b.in();
                        }),
                        "EnQue on a TQueBind GM->VECIN queue already holding 2 tensor(s) (depth 2)");
 }

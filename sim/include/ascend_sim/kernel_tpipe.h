@@ -20,6 +20,7 @@ namespace sim_queue {
 template <TPosition allocPos, TPosition plainPos, bool bind>
 class QueueBase {
 public:
+    static constexpr bool kBind = bind;
     template <class T>
     bool EnQue(const LocalTensor<T>& tensor) {
         return enque(tensor, ascend_sim::detail::kHopPlain);
@@ -68,6 +69,7 @@ public:
                   "the simulator models AIV queues only: VECIN, VECOUT or VECCALC");
     static_assert(depth >= 0, "TQue depth must be >= 0");
     static constexpr TPosition position = pos;
+    static constexpr int32_t kDepth = depth;
 };
 
 // A queue whose buffers are both VECIN and VECOUT (CANN: TQueBind<VECIN, VECOUT>):
@@ -83,6 +85,7 @@ public:
                   "the simulator models TQueBind<VECIN, VECOUT> only (VECIN/VECOUT buffer reuse)");
     static_assert(depth >= 1, "TQueBind depth must be >= 1");
     static constexpr TPosition position = src;
+    static constexpr int32_t kDepth = depth;
 
     // EnQue<GM, VECIN> after the copy in (MTE2->V), EnQue<VECOUT, GM> after the
     // vector work (V->MTE3); DeQue with the same positions on the other side.
@@ -147,8 +150,8 @@ public:
     // num buffers of len bytes (rounded up to 32) for a TQue.
     template <class T>
     bool InitBuffer(T& que, uint8_t num, uint32_t len) {
-        que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::position),
-                                                          queue_depth(que), num, len, is_bind(que)));
+        que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::position), T::kDepth,
+                                                          num, len, T::kBind));
         return true;
     }
     template <TPosition pos>
@@ -176,22 +179,6 @@ public:
     }
 
 private:
-    template <TPosition p, int32_t d, auto m>
-    static int32_t queue_depth(const TQue<p, d, m>&) {
-        return d;
-    }
-    template <TPosition s, TPosition t, int32_t d, auto m>
-    static int32_t queue_depth(const TQueBind<s, t, d, m>&) {
-        return d;
-    }
-    template <TPosition p, int32_t d, auto m>
-    static bool is_bind(const TQue<p, d, m>&) {
-        return false;
-    }
-    template <TPosition s, TPosition t, int32_t d, auto m>
-    static bool is_bind(const TQueBind<s, t, d, m>&) {
-        return true;
-    }
     int32_t id_;
 };
 
