@@ -29,7 +29,7 @@ namespace {
 // Modelled fixed costs, in bytes of GM traffic one core moves in the same time
 // (~33 B/ns per core on an A2). A guess, but it only ranks candidates.
 constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, vector call latency
-constexpr int64_t kRowOverhead = 1024;    // per-row scalars, one Muls call, target fix-up
+constexpr int64_t kRowOverhead = 1024;    // per-row scalars and target fix-up (and a Muls unless rows share a scale)
 constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
 // also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
