@@ -151,10 +151,11 @@ class _TorchLib:
     def empty(self, shape, dtype: str, like=None):
         dev = like.device if like is not None else "cpu"
         t = self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
-        if t.device.type == "cpu" and t.numel() * t.element_size() >= HUGE_PAGE_MIN_BYTES:
+        nbytes = t.numel() * t.element_size()
+        if t.device.type == "cpu" and nbytes >= HUGE_PAGE_MIN_BYTES:
             # Untouched yet: let its pages fault in 2 MiB at a time, as NumPy's large arrays do.
             from . import _C
-            _C.advise_huge_pages(t.data_ptr(), t.numel() * t.element_size())
+            _C.advise_huge_pages(t.data_ptr(), nbytes)
         return t
 
     def overlaps(self, a, b) -> bool:
