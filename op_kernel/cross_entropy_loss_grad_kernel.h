@@ -5,7 +5,10 @@
 // column-major with weighted smoothing: see colMajorTiles in the tiling data)
 // through one TQueBind<VECIN, VECOUT> of kIoBuffers tile buffers: a tile is copied
 // in, computed and copied out of the same buffer, so while tile i is computed,
-// tile i+1 is copied in and tile i-1 out (fp16/bf16 add one fp32 work tile). Per tile:
+// tile i+1 is copied in and tile i-1 out (fp16/bf16 add one fp32 work tile). The
+// queue's ring is shared by both hops and a DeQue takes its head, so the calls go
+// in ring order: EnQue<GM, VECIN>(i+1), EnQue<VECOUT, GM>(i), DeQue<GM, VECIN>(i+1),
+// DeQue<VECOUT, GM>(i) (a DeQue only makes its pipe wait: the scalar unit goes on). Per tile:
 //   DataCopyPad in -> [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
 //   one scale -> Adds(-smooth_i) per run, or Axpy(w, -smooth_i) per row -> scalar
 //   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
@@ -78,11 +81,19 @@ public:
         }
         const int64_t first = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
         const int64_t count = t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
-        if (count > 0) CopyIn(first, 0);
+        AscendC::LocalTensor<T> x;  // the tile being computed: logProb in, xGrad out
+        if (count > 0) {
+            CopyIn(first, 0);
+            x = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
+        }
         for (int64_t i = 0; i < count; ++i) {
-            if (i + 1 < count) CopyIn(first + i + 1, static_cast<int32_t>((i + 1) & 1));
-            Compute(first + i, static_cast<int32_t>(i & 1));
+            const bool more = i + 1 < count;
+            if (more) CopyIn(first + i + 1, static_cast<int32_t>((i + 1) & 1));
+            Compute(first + i, static_cast<int32_t>(i & 1), x);
+            AscendC::LocalTensor<T> next;
+            if (more) next = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
             CopyOut(first + i);
+            x = next;
         }
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[1]);
@@ -163,13 +174,13 @@ private:
         ioQ_.template EnQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>(x);
     }
 
-    __aicore__ inline void Compute(int64_t index, int32_t slot) {
+    // x: the tile's dequeued buffer, logProb in, xGrad out (enqueued for the copy out).
+    __aicore__ inline void Compute(int64_t index, int32_t slot, AscendC::LocalTensor<T>& x) {
         const Tile g = TileAt(index);
         const int32_t stage = tileStage_[slot];
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
         const int32_t n = static_cast<int32_t>(g.rows * g.pitch);
-        // x: logProb in, xGrad out; p: the fp32 values (x itself for fp32)
-        AscendC::LocalTensor<T> x = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
+        // p: the fp32 values (x itself for fp32)
         AscendC::LocalTensor<float> p = WorkTile(x);
         AscendC::PipeBarrier<PIPE_V>();  // the previous tile's last reads of the work buffer
         // p = exp(logProb), in fp32
@@ -206,9 +217,10 @@ private:
             // p * scale_i: one Muls per run of rows with the same scale (a whole
             // row-packed tile under mean/sum without weight or z-loss; the pitch
             // padding between its rows is scaled too and never copied out).
-            ForEachRun(rn, scale, [&](int64_t k0, int64_t k1, float v) {
-                AscendC::Muls(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], v, RunCount(g, k1 - k0));
-            });
+            for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+                k1 = RunEnd(rn, scale, k0);
+                AscendC::Muls(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], scale[k0], RunCount(g, k1 - k0));
+            }
             // - smooth_i * w_j (w_j = 1 without a weight; smooth_i = +0 adds nothing)
             if (t_.smoothing) {
                 AscendC::PipeBarrier<PIPE_V>();
@@ -218,9 +230,11 @@ private:
                         AscendC::Axpy(p[Row(g, r0 + k)], w, -smooth[k], static_cast<int32_t>(g.cols));
                     }
                 } else {
-                    ForEachRun(rn, smooth, [&](int64_t k0, int64_t k1, float v) {
-                        if (Bits(v) != 0) AscendC::Adds(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], -v, RunCount(g, k1 - k0));
-                    });
+                    for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+                        k1 = RunEnd(rn, smooth, k0);
+                        if (Bits(smooth[k0]) != 0)
+                            AscendC::Adds(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], -smooth[k0], RunCount(g, k1 - k0));
+                    }
                 }
             }
             // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
@@ -327,20 +341,17 @@ private:
         } b{f};
         return b.u;
     }
-    // op(k0, k1, v) for each run [k0, k1) of consecutive entries of v[0, n) with the
-    // same bits (+0 and -0 apart: they scale and add differently).
-    template <class Op>
-    __aicore__ inline static void ForEachRun(int64_t n, const float* v, Op op) {
-        for (int64_t k0 = 0, k1 = 0; k0 < n; k0 = k1) {
-            for (k1 = k0 + 1; k1 < n && Bits(v[k1]) == Bits(v[k0]); ++k1) {
-            }
-            op(k0, k1, v[k0]);
-        }
+    // The end of the run of entries of v[0, n) from k0 on with v[k0]'s bits (+0 and
+    // -0 apart: they scale and add differently). Plain loops, not lambdas, in device code.
+    __aicore__ inline static int64_t RunEnd(int64_t n, const float* v, int64_t k0) {
+        int64_t k1 = k0 + 1;
+        while (k1 < n && Bits(v[k1]) == Bits(v[k0])) ++k1;
+        return k1;
     }
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;
-    // Depth 2: tile i+1 is enqueued GM->VECIN before tile i is dequeued.
+    // Ring depth 2: tile i+1's input and tile i's output are enqueued at once.
     AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 2> ioQ_;
     AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, scratchBuf_;
     AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;

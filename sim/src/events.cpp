@@ -6,7 +6,6 @@
 
 namespace ascend_sim::detail {
 
-namespace {
 using AscendC::HardEvent;
 
 const char* event_name(uint8_t e) {
@@ -18,6 +17,8 @@ const char* event_name(uint8_t e) {
     static_assert(sizeof(n) / sizeof(n[0]) == kEvents, "HardEvent names");
     return e < kEvents ? n[e] : "MAX";
 }
+
+namespace {
 
 // The (src, dst) pipes of an event legal on AIV, else false.
 bool aiv_pipes(uint8_t e, Pipe& src, Pipe& dst) {
@@ -95,15 +96,20 @@ int8_t fetch_event_id(uint8_t e) {
     fail("TPipe::FetchEventID", "no free event id", "all 8 ids of HardEvent::%s are reserved", event_name(e));
 }
 
-int8_t alloc_event_id(uint8_t e) {
-    Block& b = cur("TPipe::AllocEventID");
+int8_t take_event_id(const char* api, uint8_t e, const char* forWhat) {
+    Block& b = cur(api);
     for (int i = 0; i < 8; ++i)
         if (!(b.reservedIds[e] & (1u << i))) {
             b.reservedIds[e] |= uint8_t(1u << i);
             return int8_t(i);
         }
-    fail("TPipe::AllocEventID", "no free event id", "all 8 ids of HardEvent::%s are allocated", event_name(e));
+    fail(api, "no free event id",
+         "%s needs an id of HardEvent::%s and all 8 (QUE_MAX_EVENT) are held: by enqueued tensors, by freed tensors "
+         "not yet reallocated, and by AllocEventID",
+         forWhat, event_name(e));
 }
+
+int8_t alloc_event_id(uint8_t e) { return take_event_id("TPipe::AllocEventID", e, "AllocEventID"); }
 
 void release_event_id(uint8_t e, int8_t id) {
     Block& b = cur("TPipe::ReleaseEventID");

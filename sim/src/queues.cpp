@@ -1,14 +1,15 @@
-// TPipe, TQue and TBuf: the UB bump allocator (InitBuffer), buffer states and
-// queue handshakes. A queue handshake orders the producer and consumer pipes
-// of its position like the SetFlag/WaitFlag pair CANN generates:
-//   VECIN   producer MTE2, consumer V     (EnQue/DeQue: MTE2->V; FreeTensor/AllocTensor: V->MTE2)
-//   VECOUT  producer V,    consumer MTE3  (EnQue/DeQue: V->MTE3; FreeTensor/AllocTensor: MTE3->V)
-//   VECCALC producer V,    consumer V
-// A TQueBind<VECIN, VECOUT> buffer makes the round trip in one place: EnQue/DeQue
-// <GM, VECIN> order MTE2->V, EnQue/DeQue<VECOUT, GM> V->MTE3, and its FreeTensor/
-// AllocTensor MTE3->MTE2 (the plain EnQue/DeQue, for a copy-through without vector
-// work, MTE2->MTE3).
-// It never orders PIPE_S (GetValue on a DeQue'd VECIN tensor still needs MTE2_S).
+// TPipe, TQue/TQueBind and TBuf as asc-devkit implements them for a vector core
+// (impl/basic_api/kernel_tpipe_impl.h: InitBuffer, Reset, Destroy, AllocEventID;
+// kernel_tquebind_impl.h: AllocBuffer, EnQue, DeQue, FreeBuffer, FreeAllEvent).
+// A queue is a ring of `depth` slots shared by all its EnQue and DeQue calls:
+// EnQue appends at the tail and SetFlags its handshake's event with an id from the
+// TPipe's pool; DeQue takes the head, whatever positions it names, and WaitFlags the
+// event of ITS positions with the id stored at EnQue, then releases the id. So a
+// DeQue whose event differs from the head's EnQue waits on a flag nobody sets: the
+// NPU hangs, and the simulator refuses it. FreeTensor SetFlags the queue's release
+// event (GM->UB: V_MTE2, UB->GM: MTE3_V, UB->UB: MTE3_MTE2); the AllocTensor that
+// hands the buffer out again WaitFlags it. The pipe ordering all of this gives is
+// the hazard model's, through set_flag/wait_flag (events.cpp).
 #include "ascend_sim/kernel_defs.h"
 #include <cstring>
 
@@ -30,25 +31,13 @@ const char* pos_name(uint8_t p) {
 
 namespace {
 constexpr uint32_t kMaxBuffers = 64;  // QBUF_MAX_LEN
-constexpr uint32_t kMaxLivePerPos = 8;
 
-void roles(uint8_t pos, Pipe& producer, Pipe& consumer) {
-    if (TPosition(pos) == TPosition::VECIN) producer = P_MTE2, consumer = P_V;
-    else if (TPosition(pos) == TPosition::VECOUT) producer = P_V, consumer = P_MTE3;
-    else producer = P_V, consumer = P_V;
-}
-
-// The pipes one handshake of queue q orders.
-void roles(const Queue& q, uint8_t hop, Pipe& producer, Pipe& consumer) {
-    if (!q.bind) roles(q.pos, producer, consumer);
-    else if (hop == kHopIn) producer = P_MTE2, consumer = P_V;
-    else if (hop == kHopOut) producer = P_V, consumer = P_MTE3;
-    else producer = P_MTE2, consumer = P_MTE3;
-}
-
-const char* hop_name(const Queue& q, uint8_t hop) {
-    if (!q.bind) return pos_name(q.pos);
-    return hop == kHopIn ? "TQueBind GM->VECIN" : hop == kHopOut ? "TQueBind VECOUT->GM" : "TQueBind";
+// "EnQue<GM, VECIN>" or "EnQue (the queue's GM -> VECIN)", with the event it stands for.
+std::string hop_text(const char* call, const QueHop& h) {
+    std::string s(call);
+    if (h.user) s += std::string("<") + pos_name(h.src) + ", " + pos_name(h.dst) + ">";
+    else s += std::string(" (the queue's own ") + pos_name(h.src) + " -> " + pos_name(h.dst) + ")";
+    return s + " [HardEvent::" + event_name(h.event) + "]";
 }
 
 void need_pipe(const char* api, Block& b, int32_t pipeId) {
@@ -68,26 +57,12 @@ Queue& queue(const char* api, Block& b, int32_t qid) {
 
 Slot slot_of(Block& b, int32_t id) { return Slot{b.ub + b.bufs[id].offset, b.bufs[id].len, id}; }
 
-int32_t own_buffer(const char* api, Block& b, Queue& q, int32_t qid, int32_t bufId, const void* p) {
+Buffer& own_buffer(const char* api, Block& b, int32_t qid, int32_t bufId, const void* p) {
     if (bufId < 0 || size_t(bufId) >= b.bufs.size() || b.bufs[bufId].queue != qid || b.bufs[bufId].gen != b.pipeGen)
         fail(api, "tensor not from this queue",
              "the tensor at UB %s was not allocated from this queue (AllocTensor/DeQue of this TQue)",
              hex(uint64_t(static_cast<const uint8_t*>(p) - b.ub)).c_str());
-    (void)q;
-    return bufId;
-}
-
-uint32_t live_tensors(const Block& b, std::string* first) {
-    uint32_t n = 0;
-    for (size_t i = 0; i < b.bufs.size(); ++i) {
-        const Buffer& f = b.bufs[i];
-        if (f.queue < 0 || f.gen != b.pipeGen || f.state == BufState::FREE) continue;
-        if (!n && first)
-            *first = std::string(pos_name(f.pos)) + " buffer at UB " + hex(f.offset) + " (" + std::to_string(f.len) +
-                     " B, " + (f.state == BufState::ENQUEUED ? "enqueued" : "allocated") + ")";
-        ++n;
-    }
-    return n;
+    return b.bufs[bufId];
 }
 
 void alloc_ub(const char* api, Block& b, uint32_t num, uint32_t len, uint32_t& lenR) {
@@ -112,73 +87,104 @@ void alloc_ub(const char* api, Block& b, uint32_t num, uint32_t len, uint32_t& l
         b.ubFilled = end;
     }
 }
+
+int32_t push_buffer(Block& b, uint8_t pos, uint32_t lenR, int32_t queueId) {
+    Buffer f;
+    f.offset = uint32_t(b.ubNext);
+    f.len = lenR;
+    f.queue = queueId;
+    f.gen = b.pipeGen;
+    f.pos = pos;
+    b.bufs.push_back(f);
+    b.ubNext += lenR;
+    b.bufCount += 1;
+    if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
+    return int32_t(b.bufs.size() - 1);
+}
+
+// A freed buffer's release flag, waited for (AllocTensor, FreeAllEvent, Reset).
+void wait_release(const char* api, Block& b, Queue& q, Buffer& f, bool releaseId) {
+    if (f.freeId < 0) return;
+    wait_flag(api, q.freeEvent, f.freeId);
+    if (releaseId) b.reservedIds[q.freeEvent] &= uint8_t(~(1u << f.freeId));
+    f.freeId = -1;
+}
+
+// Reset and Destroy: wait for the release of every freed buffer, then free every
+// buffer and event id (ResetPool). Tensors still allocated or enqueued are not
+// checked, as on the NPU: an enqueued one's SetFlag stays pending.
+void release_pool(const char* api, Block& b) {
+    for (Queue& q : b.queues) {
+        if (q.pipeGen != b.pipeGen) continue;
+        for (int32_t id : q.bufs)
+            if (b.bufs[id].state == BufState::FREE) wait_release(api, b, q, b.bufs[id], false);
+    }
+    ++b.pipeGen;
+    b.init.clear();  // every UB byte is undefined again
+    b.ubNext = 0;
+    b.bufCount = 0;
+    for (auto& r : b.reservedIds) r = 0;
+}
 }  // namespace
 
 int32_t tpipe_create(const char* api) {
     Block& b = cur(api);
     if (b.livePipe >= 0)
-        fail(api, "more than one TPipe", "a second TPipe while another is live; a kernel has exactly one TPipe");
+        fail(api, "more than one TPipe",
+             "a second TPipe while another is live: both would hand out the same UB (Destroy the first)");
     b.livePipe = ++b.pipeSerial;
     ++b.pipeGen;
     b.init.clear();
     b.ubNext = 0;
     b.bufCount = 0;
+    for (auto& r : b.reservedIds) r = 0;
     return b.livePipe;
-}
-
-void tpipe_destroy(int32_t pipeId) noexcept {
-    Block* b = tls_block;
-    if (!b || pipeId != b->livePipe) return;
-    std::string first;
-    const uint32_t n = live_tensors(*b, &first);
-    if (n && b->pipeLeak.empty())
-        b->pipeLeak = std::to_string(n) + " tensor(s) still allocated when the TPipe was destroyed, first: " + first;
-    b->livePipe = -1;
-    ++b->pipeGen;
-    b->init.clear();
-    for (auto& c : b->liveByPos) c = 0;
 }
 
 void tpipe_reset(const char* api, int32_t pipeId) {
     Block& b = cur(api);
     need_pipe(api, b, pipeId);
-    std::string first;
-    if (uint32_t n = live_tensors(b, &first))
-        fail(api, "tensors still allocated", "%u tensor(s) still allocated, first: %s", n, first.c_str());
-    ++b.pipeGen;
-    b.init.clear();  // every UB byte is undefined again
-    b.ubNext = 0;
-    b.bufCount = 0;
-    for (auto& c : b.liveByPos) c = 0;
-    for (auto& r : b.reservedIds) r = 0;
+    release_pool(api, b);
 }
 
-int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len,
-                         bool bind) {
+void tpipe_destroy(const char* api, int32_t pipeId) {
+    Block& b = cur(api);
+    if (pipeId == b.livePipe) {
+        release_pool(api, b);
+        b.livePipe = -1;
+    }  // a second Destroy finds nothing to wait for, as on the NPU
+    b.hz.barrier_all();  // Destroy ends with pipe_barrier(PIPE_ALL)
+}
+
+void tpipe_end(int32_t pipeId) noexcept {
+    Block* b = tls_block;
+    if (!b || pipeId != b->livePipe) return;  // destroyed already, or outside a kernel
+    try {
+        tpipe_destroy("TPipe::~TPipe", pipeId);
+    } catch (...) {
+        b->livePipe = -1;  // unwinding from an earlier violation: that one is reported
+    }
+}
+
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                         uint32_t len) {
     Block& b = cur(api);
     need_pipe(api, b, pipeId);
     uint32_t lenR;
     alloc_ub(api, b, num, len, lenR);
     Queue q;
-    q.pos = pos;
-    q.bind = bind;
+    q.src = src;
+    q.dst = dst;
+    q.freeEvent = uint8_t(TPosition(src) == TPosition::GM   ? AscendC::HardEvent::V_MTE2
+                          : TPosition(dst) == TPosition::GM ? AscendC::HardEvent::MTE3_V
+                                                            : AscendC::HardEvent::MTE3_MTE2);
     q.depth = depth;
+    q.ring.assign(size_t(depth), -1);
     q.pipeGen = b.pipeGen;
     const int32_t qid = int32_t(b.queues.size());
-    for (uint32_t i = 0; i < num; ++i) {
-        Buffer f;
-        f.offset = uint32_t(b.ubNext);
-        f.len = lenR;
-        f.queue = qid;
-        f.gen = b.pipeGen;
-        f.pos = pos;
-        q.bufs.push_back(int32_t(b.bufs.size()));
-        b.bufs.push_back(f);
-        b.ubNext += lenR;
-    }
-    b.bufCount += num;
+    const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
+    for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, pos, lenR, qid));
     b.queues.push_back(std::move(q));
-    if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
     return qid;
 }
 
@@ -187,17 +193,7 @@ int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t l
     need_pipe(api, b, pipeId);
     uint32_t lenR;
     alloc_ub(api, b, 1, len, lenR);
-    Buffer f;
-    f.offset = uint32_t(b.ubNext);
-    f.len = lenR;
-    f.queue = -1;
-    f.gen = b.pipeGen;
-    f.pos = pos;
-    b.bufs.push_back(f);
-    b.ubNext += lenR;
-    b.bufCount += 1;
-    if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
-    return int32_t(b.bufs.size() - 1);
+    return push_buffer(b, pos, lenR, -1);
 }
 
 Slot que_alloc(const char* api, int32_t qid) {
@@ -208,97 +204,109 @@ Slot que_alloc(const char* api, int32_t qid) {
         const uint32_t i = (q.cursor + k) % n;
         Buffer& f = b.bufs[q.bufs[i]];
         if (f.state != BufState::FREE) continue;
-        if (++b.liveByPos[q.pos % 32] > kMaxLivePerPos) {
-            --b.liveByPos[q.pos % 32];
-            fail(api, "more than 8 live tensors per position",
-                 "a 9th live tensor at %s; A2/A3 allow 8 per position (the NPU would hang)", pos_name(q.pos));
-        }
         q.cursor = (i + 1) % n;
+        wait_release(api, b, q, f, true);
         f.state = BufState::ALLOCATED;
-        if (f.hasRelease) {  // the producer waits for the consumer to release the buffer
-            Pipe prod, cons;
-            roles(q, q.bind ? kHopIn : kHopPlain, prod, cons);
-            b.hz.join(prod, f.release);
-        }
         return slot_of(b, q.bufs[i]);
     }
     fail(api, "no free buffer",
-         "AllocTensor on a %s queue whose %u buffer(s) are all allocated or enqueued; the NPU would hang "
-         "(FreeTensor one first)",
-         pos_name(q.pos), n);
+         "AllocTensor on a queue whose %u buffer(s) are all allocated or enqueued; the NPU would spin in AllocTensor "
+         "forever (FreeTensor one first)",
+         n);
 }
 
-bool que_enque(const char* api, int32_t qid, int32_t bufId, const void* p, uint8_t hop) {
+bool que_enque(const char* api, int32_t qid, int32_t bufId, const void* p, const QueHop& hop) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);
-    Buffer& f = b.bufs[own_buffer(api, b, q, qid, bufId, p)];
+    Buffer& f = own_buffer(api, b, qid, bufId, p);
     if (f.state == BufState::FREE)
         fail(api, "EnQue of a freed tensor", "the tensor at UB %s is not allocated (freed already)",
              hex(f.offset).c_str());
     if (f.state == BufState::ENQUEUED)
         fail(api, "EnQue twice", "the tensor at UB %s is already enqueued", hex(f.offset).c_str());
-    // A TQueBind buffer goes GM->VECIN, then VECOUT->GM, each at most once per allocation.
-    if (q.bind && f.state == BufState::DEQUEUED && (hop != kHopOut || f.hop != kHopIn))
-        fail(api, "EnQue out of order",
-             "the tensor at UB %s was already dequeued from the %s hop; after AllocTensor a TQueBind tensor "
-             "takes EnQue<GM, VECIN>, then EnQue<VECOUT, GM>",
-             hex(f.offset).c_str(), hop_name(q, f.hop));
-    std::deque<int32_t>& fifo = q.fifo[hop];
-    if (int32_t(fifo.size()) >= q.depth)
-        fail(api, "EnQue past depth", "EnQue on a %s queue already holding %zu tensor(s) (depth %d)", hop_name(q, hop),
-             fifo.size(), q.depth);
-    Pipe prod, cons;
-    roles(q, hop, prod, cons);
-    f.produced = b.hz.snapshot(prod);
+    if (q.used >= q.depth)
+        fail(api, "EnQue past depth",
+             "%s of the tensor at UB %s on a queue whose ring of depth %d is full; the NPU would overwrite the "
+             "oldest entry, and a DeQue would return the wrong tensor",
+             hop_text("EnQue", hop).c_str(), hex(f.offset).c_str(), q.depth);
+    f.enqId = take_event_id(api, hop.event, "EnQue");
+    set_flag(api, hop.event, f.enqId);
+    f.enq = hop;
     f.state = BufState::ENQUEUED;
-    f.hop = hop;
-    fifo.push_back(bufId);
+    q.ring[size_t(q.tail)] = bufId;
+    q.tail = (q.tail + 1) % q.depth;
+    ++q.used;
     return true;
 }
 
-Slot que_deque(const char* api, int32_t qid, uint8_t hop) {
+Slot que_deque(const char* api, int32_t qid, const QueHop& hop) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);
-    std::deque<int32_t>& fifo = q.fifo[hop];
-    if (fifo.empty())
-        fail(api, "DeQue of an empty queue", "DeQue on an empty %s queue; the NPU would wait forever",
-             hop_name(q, hop));
-    const int32_t id = fifo.front();
-    fifo.pop_front();
+    if (q.used == 0)
+        fail(api, "DeQue of an empty queue",
+             "%s on a queue with no tensor enqueued; the NPU would hand back a stale slot of the ring without "
+             "waiting for any producer",
+             hop_text("DeQue", hop).c_str());
+    const int32_t id = q.ring[size_t(q.head)];
     Buffer& f = b.bufs[id];
-    Pipe prod, cons;
-    roles(q, hop, prod, cons);
-    b.hz.join(cons, f.produced);
+    if (f.state != BufState::ENQUEUED)
+        fail(api, "DeQue of a freed tensor", "the head of the queue, the tensor at UB %s, was freed while enqueued",
+             hex(f.offset).c_str());
+    if (f.enq.event != hop.event)
+        fail(api, "DeQue does not match the head's EnQue",
+             "%s takes the head of the queue's ring, the tensor at UB %s put there by %s with SetFlag id %d; this "
+             "DeQue waits for HardEvent::%s id %d, which nothing sets: the NPU would wait forever. A queue has one "
+             "ring for all its EnQue and DeQue calls: dequeue in the order of enqueue",
+             hop_text("DeQue", hop).c_str(), hex(f.offset).c_str(), hop_text("EnQue", f.enq).c_str(), int(f.enqId),
+             event_name(hop.event), int(f.enqId));
+    wait_flag(api, hop.event, f.enqId);
+    b.reservedIds[hop.event] &= uint8_t(~(1u << f.enqId));
+    f.enqId = -1;
     f.state = BufState::DEQUEUED;
+    q.head = (q.head + 1) % q.depth;
+    --q.used;
     return slot_of(b, id);
 }
 
 void que_free(const char* api, int32_t qid, int32_t bufId, const void* p) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);
-    Buffer& f = b.bufs[own_buffer(api, b, q, qid, bufId, p)];
+    Buffer& f = own_buffer(api, b, qid, bufId, p);
     if (f.state == BufState::FREE)
         fail(api, "FreeTensor twice", "the tensor at UB %s is already free", hex(f.offset).c_str());
     if (f.state == BufState::ENQUEUED)
-        fail(api, "FreeTensor of an enqueued tensor", "the tensor at UB %s is still enqueued (DeQue it first)",
+        fail(api, "FreeTensor of an enqueued tensor",
+             "the tensor at UB %s is still in the queue's ring (DeQue it first): a later DeQue would return a freed "
+             "buffer",
              hex(f.offset).c_str());
-    // The release is the last consumer's: a TQueBind tensor's that of the hop it was
-    // dequeued from (MTE3 after VECOUT->GM), the allocating producer's if never enqueued.
-    Pipe prod, cons;
-    roles(q, f.state == BufState::DEQUEUED ? f.hop : uint8_t(kHopPlain), prod, cons);
-    if (q.bind && f.state != BufState::DEQUEUED) cons = P_MTE2;
-    f.release = b.hz.snapshot(cons);
-    f.hasRelease = true;
+    f.freeId = take_event_id(api, q.freeEvent, "FreeTensor");
+    set_flag(api, q.freeEvent, f.freeId);
     f.state = BufState::FREE;
-    --b.liveByPos[q.pos % 32];
 }
 
-bool que_has_free(int32_t qid) {
+int32_t que_idle_buffers(int32_t qid) {
     Block& b = cur("TQue::HasIdleBuffer");
     Queue& q = queue("TQue::HasIdleBuffer", b, qid);
-    for (int32_t id : q.bufs)
-        if (b.bufs[id].state == BufState::FREE) return true;
-    return false;
+    int32_t n = 0;
+    for (int32_t id : q.bufs) n += b.bufs[id].state == BufState::FREE;
+    return n;
+}
+
+int32_t que_count(int32_t qid) {
+    Block& b = cur("TQue::GetTensorCountInQue");
+    return queue("TQue::GetTensorCountInQue", b, qid).used;
+}
+
+void que_free_all_events(const char* api, int32_t qid) {
+    Block& b = cur(api);
+    Queue& q = queue(api, b, qid);
+    for (int32_t id : q.bufs) {
+        Buffer& f = b.bufs[id];
+        if (f.state == BufState::ENQUEUED)
+            fail(api, "FreeAllEvent with a tensor enqueued", "the tensor at UB %s is still enqueued",
+                 hex(f.offset).c_str());
+        wait_release(api, b, q, f, true);
+    }
 }
 
 Slot tbuf_get(const char* api, int32_t id, uint64_t bytes, uint64_t offset, bool checkMultiple) {
@@ -318,14 +326,6 @@ Slot tbuf_get(const char* api, int32_t id, uint64_t bytes, uint64_t offset, bool
         fail(api, "beyond the buffer", "%llu B at offset %llu exceed the TBuf's %u B", (unsigned long long)bytes,
              (unsigned long long)offset, f.len);
     return Slot{b.ub + f.offset + offset, uint32_t(bytes), id};
-}
-
-void queues_end(Block& b) {
-    if (!b.pipeLeak.empty()) fail("kernel end", "tensors still allocated", "%s", b.pipeLeak.c_str());
-    std::string first;
-    if (b.livePipe >= 0)
-        if (uint32_t n = live_tensors(b, &first))
-            fail("kernel end", "tensors still allocated", "%u tensor(s) still allocated, first: %s", n, first.c_str());
 }
 
 }  // namespace ascend_sim::detail

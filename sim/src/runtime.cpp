@@ -156,7 +156,6 @@ private:
 
 // Kernel end of one block: per-block checks, then the SyncAll bookkeeping.
 void end_block(Launch& L, Block& b, std::vector<uint8_t>& ended, std::vector<uint32_t>& endedSyncs) {
-    queues_end(b);
     events_end(b);
     dcache_end(b);
     if (!L.fiberMode) return;

@@ -37,7 +37,10 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #endif
 #ifdef SIM_CASE_TQUEBIND_HOP
     TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
-    q.EnQue<TPosition::VECIN, TPosition::VECOUT>(f);
+    q.EnQue<TPosition::GM, TPosition::GM>(f);
+#endif
+#ifdef SIM_CASE_TQUE_VECCALC
+    TQue<TPosition::VECCALC, 1> q;
 #endif
     // Legal forms compile.
     Cast(f, b, RoundMode::CAST_NONE, 64);

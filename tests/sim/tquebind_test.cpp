@@ -1,8 +1,10 @@
 // TQueBind<VECIN, VECOUT>: a tile copied in, computed in place and copied out of one
-// buffer. The handshakes of each hop order exactly the pipes CANN's flags order
-// (GM->VECIN: MTE2->V, VECOUT->GM: V->MTE3, FreeTensor->AllocTensor: MTE3->MTE2);
-// a kernel that skips one is reported, and the buffer's state machine refuses
-// out-of-order calls.
+// buffer. As in asc-devkit's kernel_tquebind_impl.h, the queue has ONE ring for all
+// its EnQue/DeQue calls: DeQue takes the head and waits for the event of the
+// positions IT names (GM->VECIN: MTE2_V, VECOUT->GM: V_MTE3, plain: MTE2_MTE3) with
+// the id stored at EnQue; FreeTensor -> AllocTensor is MTE3_MTE2. A DeQue that does
+// not match the head's EnQue would wait forever on the NPU and is refused; a kernel
+// that skips a handshake is reported as the hazard it leaves.
 #include <cmath>
 
 #include "ascend_sim/sim.h"
@@ -21,9 +23,11 @@ using BindQ = TQueBind<TPosition::VECIN, TPosition::VECOUT, 2>;
 
 void one(const std::function<void()>& body) { run_kernel("tquebind", 1, body); }
 
-// y = 2 * x over `tiles` tiles through `bufs` buffers, the kernel's pipeline:
-// copy in tile i+1, compute tile i, copy out tile i.
-std::function<void()> doubling(float* x, float* y, int32_t tiles, uint8_t bufs) {
+// y = 2 * x over `tiles` tiles through `bufs` buffers, copying tile i+1 in while
+// tile i is computed. ringOrder: the calls in the ring's order (EnQue in(i+1),
+// EnQue out(i), DeQue in(i+1), DeQue out(i)); otherwise tile i's copy out is
+// dequeued while tile i+1's input is the head.
+std::function<void()> doubling(float* x, float* y, int32_t tiles, uint8_t bufs, bool ringOrder) {
     return [=] {
         TPipe pipe;
         BindQ q;
@@ -34,28 +38,49 @@ std::function<void()> doubling(float* x, float* y, int32_t tiles, uint8_t bufs) 
             DataCopy(t, gx[uint64_t(i) * kTile], kTile);
             q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
         };
-        copyIn(0);
-        for (int32_t i = 0; i < tiles; ++i) {
-            if (i + 1 < tiles) copyIn(i + 1);
-            auto t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
-            Muls(t, t, 2.0f, kTile);
-            q.EnQue<TPosition::VECOUT, TPosition::GM, float>(t);
+        auto copyOut = [&](int32_t i) {
             auto o = q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
             DataCopy(gy[uint64_t(i) * kTile], o, kTile);
             q.FreeTensor(o);
+        };
+        copyIn(0);
+        LocalTensor<float> t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+        for (int32_t i = 0; i < tiles; ++i) {
+            const bool more = i + 1 < tiles;
+            if (more) copyIn(i + 1);
+            Muls(t, t, 2.0f, kTile);
+            q.EnQue<TPosition::VECOUT, TPosition::GM, float>(t);
+            if (ringOrder) {
+                if (more) t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+                copyOut(i);
+            } else {
+                copyOut(i);
+                if (more) t = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+            }
         }
     };
 }
 }  // namespace
 
-XTEST(round_trip_through_one_buffer_per_tile) {
+XTEST(pipelined_round_trip_in_ring_order) {
     for (uint8_t bufs : {uint8_t(2), uint8_t(3)}) {
         const int32_t tiles = 7;
         Gm<float> x(tiles * kTile, "x"), y(tiles * kTile, "y");
         for (int32_t i = 0; i < tiles * kTile; ++i) x.p[i] = float(i % 97) - 40.0f;
-        one(doubling(x.p, y.p, tiles, bufs));
+        one(doubling(x.p, y.p, tiles, bufs, true));
         for (int32_t i = 0; i < tiles * kTile; ++i) XCHECK_EQ(y.p[i], 2.0f * x.p[i]);
     }
+}
+
+// The order of a kernel that kept one FIFO per hop in mind: the copy-out DeQue
+// finds tile i+1's input at the head and would wait on a V_MTE3 flag whose id
+// was set as MTE2_V.
+XTEST(a_dequeue_out_of_ring_order_would_hang_and_is_refused) {
+    const int32_t tiles = 3;
+    Gm<float> x(tiles * kTile, "x"), y(tiles * kTile, "y");
+    XCHECK_THROWS_WITH(one(doubling(x.p, y.p, tiles, 3, false)), "TQueBind::DeQue (block 0)",
+                       "takes the head of the queue's ring", "DeQue<VECOUT, GM> [HardEvent::V_MTE3]",
+                       "put there by EnQue<GM, VECIN> [HardEvent::MTE2_V]", "the NPU would wait forever");
 }
 
 // One tile through one buffer: copy in, Muls in place, copy out, with or without
@@ -142,28 +167,41 @@ struct BindPipe {
     }
 };
 
-XTEST(hops_out_of_order_are_refused) {
-    // GM->VECIN again after the tensor went through it.
-    XCHECK_THROWS_WITH(one([] {
-                           BindPipe b(1);
-                           b.in();
-                           auto t = b.q.DeQue<TPosition::GM, TPosition::VECIN, float>();
-                           b.q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
-                       }),
-                       "TQueBind::EnQue", "already dequeued from the TQueBind GM->VECIN hop");
-    // A VECOUT->GM DeQue with nothing enqueued on that hop (the tensor waits on GM->VECIN).
+XTEST(ring_depth_and_empty_dequeue) {
+    // A VECOUT->GM DeQue with a GM->VECIN tensor at the head.
     XCHECK_THROWS_WITH(one([] {
                            BindPipe b(1);
                            b.in();
                            (void)b.q.DeQue<TPosition::VECOUT, TPosition::GM, float>();
                        }),
-                       "TQueBind::DeQue", "DeQue on an empty TQueBind VECOUT->GM queue");
-    // Depth 2 on the GM->VECIN hop: a third EnQue before any DeQue.
+                       "TQueBind::DeQue", "takes the head of the queue's ring");
+    // Depth 2 counts every enqueued tensor, whichever hop: a third EnQue before any DeQue.
     XCHECK_THROWS_WITH(one([] {
                            BindPipe b(3);
                            for (int i = 0; i < 3; ++i) b.in();
                        }),
-                       "EnQue on a TQueBind GM->VECIN queue already holding 2 tensor(s) (depth 2)");
+                       "TQueBind::EnQue", "ring of depth 2 is full");
+    XCHECK_THROWS_WITH(one([] {
+                           BindPipe b(1);
+                           (void)b.q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+                       }),
+                       "TQueBind::DeQue", "no tensor enqueued");
+}
+
+// A buffer may go through the GM->VECIN hop twice (the real queue checks only that
+// it is allocated or dequeued); each DeQue releases its event id, so a long run of
+// hops never exhausts the 8 ids of MTE2_V.
+XTEST(event_ids_are_released_at_dequeue) {
+    one([] {
+        BindPipe b(1);
+        auto t = b.in();
+        for (int i = 0; i < 20; ++i) {
+            t = b.q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+            b.q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
+        }
+        t = b.q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+        b.q.FreeTensor(t);
+    });
 }
 
 XTEST(plain_enque_dequeue_is_a_copy_through_mte2_to_mte3) {

@@ -114,20 +114,26 @@ struct Slot {
     int32_t bufId;
 };
 int32_t tpipe_create(const char* api);
-void tpipe_destroy(int32_t pipeId) noexcept;
 void tpipe_reset(const char* api, int32_t pipeId);
-// The handshake an EnQue/DeQue pair stands for: a TQue's own (by its position), or
-// one of a TQueBind<VECIN, VECOUT>'s: GM->VECIN (MTE2->V), VECOUT->GM (V->MTE3), or
-// the plain EnQue/DeQue of a copy-through without vector work (MTE2->MTE3).
-enum QueHop : uint8_t { kHopPlain = 0, kHopIn = 1, kHopOut = 2 };
-int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t pos, int32_t depth, uint32_t num, uint32_t len,
-                         bool bind);
+void tpipe_destroy(const char* api, int32_t pipeId);
+void tpipe_end(int32_t pipeId) noexcept;  // ~TPipe: Destroy unless destroyed already
+// One side of a queue handshake: the HardEvent it sets (EnQue) or waits for
+// (DeQue), the positions the call names, and whether the kernel named them
+// (EnQue<src, dst>) or they are the queue's own (plain EnQue).
+struct QueHop {
+    uint8_t event, src, dst;
+    bool user;
+};
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                         uint32_t len);
 int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len);
 Slot que_alloc(const char* api, int32_t queId);
-bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, uint8_t hop);
-Slot que_deque(const char* api, int32_t queId, uint8_t hop);
+bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, const QueHop& hop);
+Slot que_deque(const char* api, int32_t queId, const QueHop& hop);
 void que_free(const char* api, int32_t queId, int32_t bufId, const void* p);
-bool que_has_free(int32_t queId);
+int32_t que_idle_buffers(int32_t queId);
+int32_t que_count(int32_t queId);
+void que_free_all_events(const char* api, int32_t queId);
 Slot tbuf_get(const char* api, int32_t bufId, uint64_t bytes, uint64_t offset, bool checkMultiple);
 
 }  // namespace ascend_sim::detail

@@ -1,7 +1,8 @@
-// TPipe, TQue, TQueBind<VECIN, VECOUT> and TBuf (CANN: kernel_tpipe.h,
-// kernel_tquebind_impl.h, kernel_tbuf_impl.h). The objects hold ids; the buffer states (FREE ->
-// ALLOCATED -> ENQUEUED -> DEQUEUED -> FREE), the UB bump allocator and the
-// queue handshakes that order pipes live in the block's runtime (queues.cpp).
+// TPipe, TQue, TQueBind and TBuf, as asc-devkit implements them for a vector
+// core (include/basic_api/kernel_tpipe.h, impl/basic_api/kernel_tpipe_impl.h,
+// kernel_tquebind_impl.h, kernel_tbuf_impl.h). The objects hold ids; buffer states,
+// each queue's ring, the UB bump allocator and the event ids the queue operations
+// take from the TPipe's pools live in the block's runtime (queues.cpp).
 #pragma once
 #include <cstdint>
 
@@ -14,97 +15,111 @@ namespace AscendC {
 class TPipe;
 
 namespace sim_queue {
-// What TQue and TQueBind share: the buffer handle, AllocTensor, FreeTensor, the plain
-// EnQue/DeQue and the handshake calls (hop: ascend_sim::detail::QueHop). allocPos:
-// the position of a freshly allocated tensor; plainPos: that of a plain DeQue's.
-template <TPosition allocPos, TPosition plainPos, bool bind>
+constexpr bool is_ub(TPosition p) { return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC; }
+
+// GetQueEvt of kernel_event.h for the AIV positions: the event a handshake from
+// src to dst sets (forward: EnQue/DeQue) or its release (FreeTensor/AllocTensor).
+constexpr HardEvent que_event(TPosition src, TPosition dst, bool forward) {
+    return src == TPosition::GM   ? (forward ? HardEvent::MTE2_V : HardEvent::V_MTE2)      // GM -> UB
+           : dst == TPosition::GM ? (forward ? HardEvent::V_MTE3 : HardEvent::MTE3_V)      // UB -> GM
+                                  : (forward ? HardEvent::MTE2_MTE3 : HardEvent::MTE3_MTE2);  // UB -> UB
+}
+
+// GetPosition of kernel_event.h: the position of every tensor of a queue.
+constexpr TPosition tensor_position(TPosition src, TPosition dst) { return dst == TPosition::GM ? src : dst; }
+
+constexpr bool user_position(TPosition p) { return p == TPosition::GM || is_ub(p); }
+
+// TQueBind<src, dst, depth>: a ring of `depth` handles shared by every EnQue and
+// DeQue, whatever positions they name (a DeQue takes the head), over the buffers
+// TPipe::InitBuffer gives it (AllocTensor scans them round-robin for a free one).
+template <TPosition src, TPosition dst, int32_t depth, bool tque>
 class QueueBase {
 public:
-    static constexpr bool kBind = bind;
-    template <class T>
-    bool EnQue(const LocalTensor<T>& tensor) {
-        return enque(tensor, ascend_sim::detail::kHopPlain);
-    }
-    template <class T>
-    LocalTensor<T> DeQue() {
-        return deque<T>(ascend_sim::detail::kHopPlain, plainPos);
-    }
+    static_assert(user_position(src) && user_position(dst) && (is_ub(src) || is_ub(dst)),
+                  "the simulator models vector-core queues only: positions GM, VECIN, VECOUT, VECCALC, one of them UB");
+    static_assert(depth >= 1, "the simulator does not model depth-0 queues (AllocTensor(LocalTensor&) forms)");
+    static constexpr TPosition srcPosition = src;
+    static constexpr TPosition dstPosition = dst;
+    static constexpr int32_t kDepth = depth;
+
     template <class T>
     LocalTensor<T> AllocTensor() {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc(kApi[kAlloc], id_), allocPos);
+        return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc(kApi[kAlloc], id_), kPos);
     }
     template <class T>
     void FreeTensor(LocalTensor<T>& tensor) {
         ascend_sim::detail::que_free(kApi[kFree], id_, tensor.buf_id(), tensor.GetPhyAddr());
     }
-    bool HasIdleBuffer() { return ascend_sim::detail::que_has_free(id_); }
+    // The queue's own handshake (src -> dst).
+    template <class T>
+    bool EnQue(const LocalTensor<T>& tensor) {
+        return enque(tensor, que_event(src, dst, true), src, dst, false);
+    }
+    template <class T>
+    LocalTensor<T> DeQue() {
+        return deque<T>(que_event(src, dst, true), src, dst, false);
+    }
+    // A handshake between positions of the kernel's choosing (TQueBind<VECIN, VECOUT>:
+    // EnQue<GM, VECIN> after the copy in, EnQue<VECOUT, GM> after the vector work).
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    bool EnQue(const LocalTensor<T>& tensor) {
+        check_user<srcUserPos, dstUserPos>();
+        return enque(tensor, que_event(srcUserPos, dstUserPos, true), srcUserPos, dstUserPos, true);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    LocalTensor<T> DeQue() {
+        check_user<srcUserPos, dstUserPos>();
+        return deque<T>(que_event(srcUserPos, dstUserPos, true), srcUserPos, dstUserPos, true);
+    }
+    bool HasIdleBuffer() { return ascend_sim::detail::que_idle_buffers(id_) > 0; }
+    bool VacantInQue() { return ascend_sim::detail::que_count(id_) < depth; }
+    bool HasTensorInQue() { return ascend_sim::detail::que_count(id_) > 0; }
+    int32_t GetTensorCountInQue() { return ascend_sim::detail::que_count(id_); }
+    // Waits for the release of every freed buffer (what a later AllocTensor would wait for).
+    void FreeAllEvent() { ascend_sim::detail::que_free_all_events(tque ? "TQue::FreeAllEvent" : "TQueBind::FreeAllEvent", id_); }
 
     // --- simulator internals ---
     void sim_bind(int32_t id) { id_ = id; }
 
-protected:
-    template <class T>
-    bool enque(const LocalTensor<T>& tensor, uint8_t hop) {
-        return ascend_sim::detail::que_enque(kApi[kEnQue], id_, tensor.buf_id(), tensor.GetPhyAddr(), hop);
-    }
-    template <class T>
-    LocalTensor<T> deque(uint8_t hop, TPosition pos) {
-        return LocalTensor<T>::from_slot(ascend_sim::detail::que_deque(kApi[kDeQue], id_, hop), pos);
-    }
-
 private:
+    static constexpr TPosition kPos = tensor_position(src, dst);
+    template <TPosition s, TPosition d>
+    static constexpr void check_user() {
+        static_assert(user_position(s) && user_position(d), "EnQue/DeQue positions: GM, VECIN, VECOUT or VECCALC");
+        static_assert(!(s == TPosition::GM && d == TPosition::GM), "EnQue/DeQue positions cannot both be GM");
+    }
+    template <class T>
+    bool enque(const LocalTensor<T>& tensor, HardEvent e, TPosition s, TPosition d, bool user) {
+        return ascend_sim::detail::que_enque(kApi[kEnQue], id_, tensor.buf_id(), tensor.GetPhyAddr(),
+                                             ascend_sim::detail::QueHop{uint8_t(e), uint8_t(s), uint8_t(d), user});
+    }
+    template <class T>
+    LocalTensor<T> deque(HardEvent e, TPosition s, TPosition d, bool user) {
+        return LocalTensor<T>::from_slot(
+            ascend_sim::detail::que_deque(kApi[kDeQue], id_,
+                                          ascend_sim::detail::QueHop{uint8_t(e), uint8_t(s), uint8_t(d), user}),
+            kPos);
+    }
     // The API names the violations report.
     enum { kAlloc, kFree, kEnQue, kDeQue };
-    static constexpr const char* kApi[4] = {
-        bind ? "TQueBind::AllocTensor" : "TQue::AllocTensor", bind ? "TQueBind::FreeTensor" : "TQue::FreeTensor",
-        bind ? "TQueBind::EnQue" : "TQue::EnQue", bind ? "TQueBind::DeQue" : "TQue::DeQue"};
+    static constexpr const char* kApi[4] = {tque ? "TQue::AllocTensor" : "TQueBind::AllocTensor",
+                                            tque ? "TQue::FreeTensor" : "TQueBind::FreeTensor",
+                                            tque ? "TQue::EnQue" : "TQueBind::EnQue", tque ? "TQue::DeQue" : "TQueBind::DeQue"};
     int32_t id_ = -1;
 };
 }  // namespace sim_queue
 
-template <TPosition pos, int32_t depth, auto mask = 0>
-class TQue : public sim_queue::QueueBase<pos, pos, false> {
-public:
-    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
-                  "the simulator models AIV queues only: VECIN, VECOUT or VECCALC");
-    static_assert(depth >= 0, "TQue depth must be >= 0");
-    static constexpr TPosition position = pos;
-    static constexpr int32_t kDepth = depth;
-};
-
-// A queue whose buffers are both VECIN and VECOUT (CANN: TQueBind<VECIN, VECOUT>):
-// a tile is copied in, computed in place and copied out of the same UB buffer,
-// with the handshakes named by the source and destination of each hop.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
-class TQueBind : public sim_queue::QueueBase<src, dst, true> {
+class TQueBind : public sim_queue::QueueBase<src, dst, depth, false> {};
+
+// GetBufferLogicPos of kernel_event.h: VECIN is filled from GM, VECOUT drained to it.
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public sim_queue::QueueBase<pos == TPosition::VECOUT ? TPosition::VECOUT : TPosition::GM,
+                                         pos == TPosition::VECOUT ? TPosition::GM : pos, depth, true> {
 public:
-    // The plain EnQue/DeQue: a copy-through with no vector work (MTE2->MTE3).
-    using sim_queue::QueueBase<src, dst, true>::EnQue;
-    using sim_queue::QueueBase<src, dst, true>::DeQue;
-    static_assert(src == TPosition::VECIN && dst == TPosition::VECOUT,
-                  "the simulator models TQueBind<VECIN, VECOUT> only (VECIN/VECOUT buffer reuse)");
-    static_assert(depth >= 1, "TQueBind depth must be >= 1");
-    static constexpr TPosition position = src;
-    static constexpr int32_t kDepth = depth;
-
-    // EnQue<GM, VECIN> after the copy in (MTE2->V), EnQue<VECOUT, GM> after the
-    // vector work (V->MTE3); DeQue with the same positions on the other side.
-    template <TPosition srcUserPos, TPosition dstUserPos, class T>
-    bool EnQue(const LocalTensor<T>& tensor) {
-        return this->enque(tensor, hop<srcUserPos, dstUserPos>());
-    }
-    template <TPosition srcUserPos, TPosition dstUserPos, class T>
-    LocalTensor<T> DeQue() {
-        return this->template deque<T>(hop<srcUserPos, dstUserPos>(), srcUserPos == TPosition::GM ? src : dst);
-    }
-
-private:
-    template <TPosition s, TPosition d>
-    static constexpr uint8_t hop() {
-        static_assert((s == TPosition::GM && d == TPosition::VECIN) || (s == TPosition::VECOUT && d == TPosition::GM),
-                      "TQueBind EnQue/DeQue positions: <GM, VECIN> or <VECOUT, GM> only (CANN: GM->VECIN/VECOUT->GM)");
-        return s == TPosition::GM ? ascend_sim::detail::kHopIn : ascend_sim::detail::kHopOut;
-    }
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT,
+                  "a vector-core TQue is VECIN or VECOUT (VECCALC scratch is a TBuf<VECCALC>)");
 };
 
 template <TPosition pos = TPosition::LCM>
@@ -139,19 +154,19 @@ private:
     int32_t id_ = -1;
 };
 
-// One per kernel (a second live TPipe in a block is a violation).
+// One live TPipe per kernel at a time: two would hand out the same UB.
 class TPipe {
 public:
     TPipe() : id_(ascend_sim::detail::tpipe_create("TPipe::TPipe")) {}
-    ~TPipe() { ascend_sim::detail::tpipe_destroy(id_); }
+    ~TPipe() { ascend_sim::detail::tpipe_end(id_); }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
     // num buffers of len bytes (rounded up to 32) for a TQue.
     template <class T>
     bool InitBuffer(T& que, uint8_t num, uint32_t len) {
-        que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::position), T::kDepth,
-                                                          num, len, T::kBind));
+        que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::srcPosition),
+                                                          uint8_t(T::dstPosition), T::kDepth, num, len));
         return true;
     }
     template <TPosition pos>
@@ -159,9 +174,11 @@ public:
         buf.sim_bind(ascend_sim::detail::tpipe_init_tbuf("TPipe::InitBuffer", id_, uint8_t(pos), len));
         return true;
     }
-    // Frees every buffer and event id, so InitBuffer can run again.
+    // Waits for the release of every freed buffer, then frees every buffer and
+    // event id, so InitBuffer can run again.
     void Reset() { ascend_sim::detail::tpipe_reset("TPipe::Reset", id_); }
-    void Destroy() { ascend_sim::detail::tpipe_reset("TPipe::Destroy", id_); }
+    // As Reset, then PipeBarrier<PIPE_ALL>; the TPipe is dead and another may be made.
+    void Destroy() { ascend_sim::detail::tpipe_destroy("TPipe::Destroy", id_); }
 
     template <HardEvent evt>
     TEventID AllocEventID() {

@@ -276,20 +276,22 @@ struct Buffer {
     int32_t gen = 0;     // TPipe generation (Reset kills older buffers)
     uint8_t pos = 0;
     BufState state = BufState::FREE;
-    uint8_t hop = 0;          // ENQUEUED/DEQUEUED: the QueHop of the last EnQue
-    bool hasRelease = false;  // FreeTensor left a clock for the next AllocTensor
-    Clock release;            // consumer pipe's clock at FreeTensor
-    Clock produced;           // producer pipe's clock at EnQue
+    QueHop enq{};         // ENQUEUED: the handshake its EnQue set
+    int8_t enqId = -1;    // ENQUEUED: the event id of that SetFlag
+    int8_t freeId = -1;   // FreeTensor's SetFlag of the queue's release event, until AllocTensor waits for it
 };
 
+// A queue's ring (kernel_tquebind_impl.h): `depth` slots shared by every EnQue and
+// DeQue; a DeQue takes the head whatever positions it names.
 struct Queue {
-    uint8_t pos = 0;
-    bool bind = false;  // TQueBind<VECIN, VECOUT>: pos is VECIN
+    uint8_t src = 0, dst = 0;   // TQueBind<src, dst> (a TQue<VECIN> is <GM, VECIN>)
+    uint8_t freeEvent = 0;      // FreeTensor -> AllocTensor (GetQueEvt, backward)
     int32_t depth = 0;
     int32_t pipeGen = 0;
-    std::vector<int32_t> bufs;
-    std::deque<int32_t> fifo[3];  // per QueHop
-    uint32_t cursor = 0;
+    std::vector<int32_t> bufs;  // buffer ids, in InitBuffer order
+    std::vector<int32_t> ring;  // depth slots
+    int32_t head = 0, tail = 0, used = 0;
+    uint32_t cursor = 0;        // AllocTensor's round-robin scan starts here
 };
 
 // ---- GM accesses for the inter-block race check (gm_races.cpp) ----
@@ -336,8 +338,6 @@ struct Block {
     uint32_t bufCount = 0;
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
-    uint32_t liveByPos[32] = {};
-    std::string pipeLeak;  // live tensors found when the TPipe was destroyed
 
     // events
     EventSlot events[kEvents][8];
@@ -424,12 +424,15 @@ inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, 
     init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
 }
 
-// events.cpp, queues.cpp: kernel-end checks of one block.
+// events.cpp: kernel-end check of one block.
 void events_end(Block& b);
-void queues_end(Block& b);
 
 const char* pipe_name(int p);
 const char* pos_name(uint8_t tposition);
+const char* event_name(uint8_t hardEvent);
+// Reserves the lowest free id of the event's pool (TPipe::AllocEventID); forWhat
+// names the caller in the message when the pool is exhausted.
+int8_t take_event_id(const char* api, uint8_t hardEvent, const char* forWhat);
 std::string hex(uint64_t v);
 
 }  // namespace ascend_sim::detail

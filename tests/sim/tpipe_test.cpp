@@ -1,0 +1,101 @@
+// TPipe::Reset and TPipe::Destroy as impl/basic_api/kernel_tpipe_impl.h has them:
+// both wait for the release flags of freed queue buffers and return every buffer
+// and event id to the pools; Destroy then drains every pipe (pipe_barrier(PIPE_ALL))
+// and ends the TPipe, so a new one may be made. Neither checks for live tensors.
+#include "ascend_sim/sim.h"
+#include "kernel_operator.h"
+#include "sim_test_util.h"
+#include "xtest.h"
+
+using namespace AscendC;
+using ascend_sim::run_kernel;
+using sim_test::global;
+using sim_test::Gm;
+
+namespace {
+constexpr int32_t kN = 64;  // floats
+
+void one(const std::function<void()>& body) { run_kernel("tpipe", 1, body); }
+
+// The vector unit writes a TBuf of the first pipe; after `end`, a second InitBuffer
+// gets the same UB and MTE2 copies into it.
+std::function<void()> reuse_after(float* x, bool destroy) {
+    return [=] {
+        auto* first = new TPipe;
+        TBuf<TPosition::VECCALC> a;
+        first->InitBuffer(a, kN * sizeof(float));
+        Duplicate(a.Get<float>(), 1.0f, kN);
+        if (destroy) {
+            first->Destroy();
+            TPipe second;
+            TBuf<TPosition::VECIN> b;
+            second.InitBuffer(b, kN * sizeof(float));
+            DataCopy(b.Get<float>(), global(x, kN), kN);
+        } else {
+            first->Reset();
+            TBuf<TPosition::VECIN> b;
+            first->InitBuffer(b, kN * sizeof(float));
+            DataCopy(b.Get<float>(), global(x, kN), kN);
+        }
+        delete first;
+    };
+}
+}  // namespace
+
+// Destroy's PIPE_ALL barrier orders the old vector write before the new copy in;
+// Reset has no barrier, so the same reuse is a WAW on UB.
+XTEST(destroy_drains_the_pipes_reset_does_not) {
+    Gm<float> x(kN, "x");
+    one(reuse_after(x.p, true));
+    XCHECK_THROWS_WITH(one(reuse_after(x.p, false)), "WAW on UB", "PIPE_MTE2 DataCopy", "written by PIPE_V Duplicate");
+}
+
+// The release flag FreeTensor set is waited for by Reset/Destroy (and ~TPipe), so no
+// SetFlag is left pending at kernel end; a live tensor is not an error.
+XTEST(reset_and_destroy_wait_for_released_buffers) {
+    for (int mode = 0; mode < 3; ++mode)
+        one([mode] {
+            TPipe pipe;
+            TQue<TPosition::VECIN, 1> q;
+            pipe.InitBuffer(q, 2, 256);
+            auto t = q.AllocTensor<float>();
+            q.FreeTensor(t);
+            (void)q.AllocTensor<float>();  // still allocated at Reset/Destroy
+            if (mode == 0) pipe.Reset();
+            if (mode == 1) pipe.Destroy();
+        });
+}
+
+// After Reset the event pools are empty again: the ids an enqueued tensor held are
+// handed out anew while its flag is still set, which the flag check reports.
+XTEST(reset_with_a_tensor_enqueued_leaves_its_flag_set) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 1> q;
+                           pipe.InitBuffer(q, 1, 256);
+                           q.EnQue(q.AllocTensor<float>());
+                           pipe.Reset();
+                           pipe.InitBuffer(q, 1, 256);
+                           q.EnQue(q.AllocTensor<float>());
+                       }),
+                       "TQue::EnQue", "SetFlag<HardEvent::MTE2_V>(0) while the same event is still set");
+}
+
+XTEST(a_new_tpipe_after_destroy) {
+    one([] {
+        TPipe a;
+        TBuf<TPosition::VECCALC> t;
+        a.InitBuffer(t, 256);
+        a.Destroy();
+        a.Destroy();  // a second Destroy waits for nothing
+        TPipe b;
+        b.InitBuffer(t, 256);
+        Duplicate(t.Get<float>(), 0.0f, kN);
+        XCHECK_THROWS_WITH(a.InitBuffer(t, 256), "TPipe::InitBuffer", "not the block's live TPipe");
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe a;
+                           TPipe b;
+                       }),
+                       "TPipe::TPipe (block 0)", "a second TPipe while another is live");
+}
