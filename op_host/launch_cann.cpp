@@ -3,6 +3,7 @@
 // stream. Asynchronous: returns completed = false, so phase 2 does not read the
 // bad-target slots back (docs/cross_entropy_loss_grad.md, "Out-of-range targets").
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "acl/acl.h"
@@ -24,6 +25,34 @@ LaunchOutcome Fail(aclnnStatus status, const std::string& message) {
     return out;
 }
 
+// The host source of the tiling upload. acl_rt.h: an aclrtMemcpyAsync has completed
+// only once the stream has run it, so its source must outlive phase 2. 64-byte aligned
+// because some CANN versions require it of both addresses (the device side:
+// aclrtMalloc'd workspace + 16 MiB system workspace).
+struct alignas(64) StagedTiling {
+    CrossEntropyLossGradTilingData data;
+};
+
+// Queued by aclrtLaunchHostFunc after the copy, so it runs once the copy has. It only
+// frees heap memory: such callbacks must not call CANN's resource APIs.
+void FreeStagedTiling(void* staged) { delete static_cast<StagedTiling*>(staged); }
+
+// Frees `staged` once the copy queued before on `stream` has run: from the stream's
+// host-function thread, or here after waiting for the stream. Empty on success.
+std::string FreeAfterCopy(std::unique_ptr<StagedTiling> staged, aclrtStream stream) {
+    const aclError queued = aclrtLaunchHostFunc(stream, FreeStagedTiling, staged.get());
+    if (queued == ACL_SUCCESS) {
+        staged.release();  // the stream's now
+        return {};
+    }
+    const aclError synced = aclrtSynchronizeStream(stream);
+    if (synced == ACL_SUCCESS) return {};
+    // The copy may still read it; on a stream this broken, a leak is the safe failure.
+    staged.release();
+    return "the tiling upload could not be followed by aclrtLaunchHostFunc (aclError " + std::to_string(queued) +
+           ") nor by aclrtSynchronizeStream (aclError " + std::to_string(synced) + ")";
+}
+
 }  // namespace
 
 LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream stream) {
@@ -41,22 +70,19 @@ LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream st
 
     // The tiling at the start of the user workspace, copied on the stream: it is
     // ordered after earlier launches that may still read a reused workspace (a
-    // synchronous aclrtMemcpy would not be). The source is pageable host memory,
-    // for which aclrtMemcpyAsync returns only once the copy has run, so this
-    // local may go out of scope afterwards; 64-byte aligned because some CANN
-    // versions require it of both addresses (the device side: aclrtMalloc'd
-    // workspace + 16 MiB system workspace).
-    struct alignas(64) Staged {
-        CrossEntropyLossGradTilingData data;
-    } staged;
-    std::memcpy(&staged.data, &a.tiling, tilingBytes);
+    // synchronous aclrtMemcpy would not be). Its host source is freed only after the
+    // copy has run.
+    std::unique_ptr<StagedTiling> staged(new StagedTiling);
+    std::memcpy(&staged->data, &a.tiling, tilingBytes);
     uint8_t* ws = static_cast<uint8_t*>(a.workspace);
     uint8_t* tilingDev = ws + a.libApiWorkspaceBytes;
-    const aclError copied = aclrtMemcpyAsync(tilingDev, a.workspaceBytes - a.libApiWorkspaceBytes, &staged.data,
+    const aclError copied = aclrtMemcpyAsync(tilingDev, a.workspaceBytes - a.libApiWorkspaceBytes, &staged->data,
                                              tilingBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream);
     if (copied != ACL_SUCCESS)
         return Fail(ACLNN_ERR_RUNTIME_ERROR,
                     "aclrtMemcpyAsync of the tiling into the workspace failed (aclError " + std::to_string(copied) + ")");
+    const std::string freed = FreeAfterCopy(std::move(staged), stream);
+    if (!freed.empty()) return Fail(ACLNN_ERR_RUNTIME_ERROR, freed);
 
     // Absent optional inputs stay nullptr: the kernel reads them only when the tiling says they are present.
     const uint32_t launched = ACLRT_LAUNCH_KERNEL(cross_entropy_loss_grad)(

@@ -1,8 +1,9 @@
 # cmake -P: configures the whole project with -DASCEND_XENT_CANN=ON against the
 # FAKE package (fake_cann_package/), checks that the CANN branch replaced the
 # simulator's sources and asked ascendc_library for the right kernel, then
-# compiles the CANN build's host objects (ascend_xent_objects) against the
-# stand-in headers. Args: XENT_ROOT, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX.
+# compiles the CANN build's host objects (ascend_xent_objects) against CANN's ACL
+# headers and the stand-ins. Args: XENT_ROOT, WORK_DIR, GENERATOR, MAKE_PROGRAM, CXX,
+# ACL_HEADERS (the extracted acl/*.h).
 set(_dir ${WORK_DIR}/build)
 include(${CMAKE_CURRENT_LIST_DIR}/fake_package_util.cmake)
 xent_fresh_fake_package(_pkg)
@@ -11,6 +12,7 @@ execute_process(
           ${CMAKE_COMMAND} -S ${XENT_ROOT} -B ${_dir} -G ${GENERATOR} -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}
           -DCMAKE_CXX_COMPILER=${CXX} -DASCEND_XENT_CANN=ON
           -DASCEND_CANN_PACKAGE_PATH=${_pkg} -DXENT_CANN_STUBS=${XENT_ROOT}/tests/cann_stubs
+          -DXENT_CANN_ACL_HEADERS=${ACL_HEADERS}
           -DASCEND_XENT_BUILD_TESTS=OFF -DASCEND_XENT_BUILD_EXAMPLES=ON -DASCEND_XENT_BUILD_PYTHON=OFF
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -36,6 +38,6 @@ xent_expect_compiled(${_dir} "the CANN build"
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${_dir} --target ascend_xent_objects
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the CANN build's host sources do not compile against tests/cann_stubs:\n${out}${err}")
+  message(FATAL_ERROR "the CANN build's host sources do not compile against the ACL headers + tests/cann_stubs:\n${out}${err}")
 endif()
-message(STATUS "ok: CANN branch configures and its host objects compile (against stand-in headers)")
+message(STATUS "ok: CANN branch configures and its host objects compile (against the ACL headers + stand-ins)")

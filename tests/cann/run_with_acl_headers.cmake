@@ -1,0 +1,22 @@
+# cmake -DSTAMP=<acl_headers>/.complete -P run_with_acl_headers.cmake -- <command...>
+# Runs <command> and fails with its output if it fails; prints "skipped: ..." instead when
+# the test cann_acl_headers could not put CANN's ACL headers in place (its output says why).
+if(NOT EXISTS "${STAMP}")
+  message("skipped: CANN's ACL headers are not in the build tree (see the test cann_acl_headers)")
+  return()
+endif()
+set(cmd)
+set(after_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 1 ${last})
+  if(after_dashes)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after_dashes TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "failed (${rc}): ${cmd}")
+endif()
