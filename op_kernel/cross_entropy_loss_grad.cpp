@@ -38,7 +38,18 @@ __aicore__ inline void RunForTarget(const xent::CrossEntropyLossGradTilingData& 
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void cross_entropy_loss_grad(GM_ADDR gradLoss, GM_ADDR logProb, GM_ADDR target,
+// Batch schedule mode: the launch waits until all its blocks can start at once, so
+// the hard SyncAll cannot deadlock against another stream's kernel holding cores
+// (asc-devkit: SyncAll.md, SIMD-BuiltIn关键字.md). The qualifier exists from asc-devkit
+// 9.1.0; an older toolkit builds with -DASCEND_XENT_BATCH_SCHEDULE=OFF (one stream at
+// a time is then safe, concurrent streams may hang).
+#if ASCEND_XENT_BATCH_SCHEDULE
+#define XENT_BATCH_SCHEDULE __schedmode__(1)
+#else
+#define XENT_BATCH_SCHEDULE
+#endif
+
+extern "C" XENT_BATCH_SCHEDULE __global__ __aicore__ void cross_entropy_loss_grad(GM_ADDR gradLoss, GM_ADDR logProb, GM_ADDR target,
                                                               GM_ADDR weight, GM_ADDR gradZloss, GM_ADDR lseForZloss,
                                                               GM_ADDR xGrad, GM_ADDR workspace, GM_ADDR tiling) {
     // SyncAll in the prologue needs a mix kernel. No guard: CANN defines the macro

@@ -15,7 +15,14 @@
 # kernel argument (workspace) as the system workspace, so GetUserWorkspace() in the
 # kernel points past it, exactly as the simulator's does.
 ascendc_library(ascend_xent_kernel STATIC ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad.cpp)
-ascendc_compile_definitions(ascend_xent_kernel PRIVATE HAVE_WORKSPACE HAVE_TILING)
+# ASCEND_XENT_BATCH_SCHEDULE: the kernel carries __schedmode__(1) (asc-devkit 9.1.0 on).
+option(ASCEND_XENT_BATCH_SCHEDULE "Launch the kernel in batch schedule mode (__schedmode__(1), CANN >= 9.1)" ON)
+if(ASCEND_XENT_BATCH_SCHEDULE)
+  set(_xent_batch 1)
+else()
+  set(_xent_batch 0)
+endif()
+ascendc_compile_definitions(ascend_xent_kernel PRIVATE HAVE_WORKSPACE HAVE_TILING ASCEND_XENT_BATCH_SCHEDULE=${_xent_batch})
 # The kernel uses if constexpr; older toolchains default the device side to C++11.
 ascendc_compile_options(ascend_xent_kernel PRIVATE -std=c++17)
 ascendc_include_directories(ascend_xent_kernel PRIVATE ${XENT_ROOT}/op_kernel)

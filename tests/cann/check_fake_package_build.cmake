@@ -22,7 +22,7 @@ endif()
 # What the CANN branch asked of ascendc_library.
 file(READ ${_dir}/fake_ascendc_calls.txt calls)
 foreach(want "ascendc_library ascend_xent_kernel STATIC ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad.cpp"
-             "ascendc_compile_definitions ascend_xent_kernel PRIVATE HAVE_WORKSPACE HAVE_TILING")
+             "ascendc_compile_definitions ascend_xent_kernel PRIVATE HAVE_WORKSPACE HAVE_TILING ASCEND_XENT_BATCH_SCHEDULE=1")
   string(FIND "${calls}" "${want}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "expected the call '${want}', got:\n${calls}")

@@ -11,6 +11,9 @@
 #ifndef __aicore__
 #define __aicore__
 #endif
+#ifndef __schedmode__
+#define __schedmode__(mode)  // launch scheduling (batch/normal): nothing to simulate
+#endif
 #ifndef __gm__
 #define __gm__
 #endif
