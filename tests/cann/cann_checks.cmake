@@ -21,7 +21,7 @@ set(_work ${CMAKE_BINARY_DIR}/tests/cann)
 
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   # The CANN build's list (op_host/cmake/xent_targets.cmake, cann_targets.cmake).
-  set(_cann_host_sources ${XENT_HOST_SOURCES} platform_info_cann.cpp launch_cann.cpp)
+  set(_cann_host_sources ${XENT_HOST_SOURCES} platform_info_cann.cpp launch_cann.cpp device_memory_cann.cpp)
   foreach(src ${_cann_host_sources})
     get_filename_component(name ${src} NAME_WE)
     # The stand-ins come first and acl_compat/include is absent, as in the CANN build.
