@@ -30,10 +30,8 @@ void RunInPlace(int64_t n, int64_t c, uint64_t seed) {
                               Name(dtype), red, int(all));
                 const RunResult apart = Run(p, o, dtype, ACL_INT64);
                 const RunResult same = Run(p, o, dtype, ACL_INT64, /*inPlace=*/true);
-                if (apart.status != ACLNN_SUCCESS || same.status != ACLNN_SUCCESS) {
+                if (apart.status != ACLNN_SUCCESS || same.status != ACLNN_SUCCESS)
                     xtest::fail(__FILE__, __LINE__, std::string(label) + ": " + apart.message + " / " + same.message);
-                    continue;
-                }
                 if (same.outBytes != apart.outBytes)
                     xtest::fail(__FILE__, __LINE__, std::string(label) + ": in place differs from out of place");
                 const int64_t bad = CompareWithReference(same, o, dtype, label);

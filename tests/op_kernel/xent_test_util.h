@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -187,8 +188,9 @@ inline Problem RandomProblem(int64_t n, int64_t c, const Options& o, uint64_t se
 }
 
 // inPlace: out is logProb's own tensor (the gradient overwrites the log-probabilities).
+// betweenPhases: called after phase 1 succeeded, before phase 2.
 inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
-                     bool inPlace = false) {
+                     bool inPlace = false, const std::function<void()>& betweenPhases = {}) {
     RunResult r;
     const int64_t N = p.n, C = p.c;
     const bool none = o.reduction == "none";
@@ -220,6 +222,7 @@ inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclD
         r.message = aclGetRecentErrMsg();
         return r;
     }
+    if (betweenPhases) betweenPhases();
     void* ws = nullptr;
     if (wsSize > 0) aclrtMalloc(&ws, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
     r.status = aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
