@@ -141,8 +141,9 @@ void RequireFloat32Factor(double factor, const char* name, double value, const c
     if (factor == 0.0 || (mag >= double(FLT_MIN) && mag <= double(FLT_MAX))) return;
     std::ostringstream os;
     os.precision(9);
-    os << name << " = " << value << " is out of range: " << what << " = " << factor << " must be a normal float32 ("
-       << double(FLT_MIN) << " to " << double(FLT_MAX) << " in magnitude), since the kernel works with it in float32";
+    os << name << " = " << value << " is out of range: the kernel uses " << what << " = " << factor
+       << " as a float32, which must be 0 or a normal float32 (magnitude " << double(FLT_MIN) << " to "
+       << double(FLT_MAX) << ")";
     Fail(ACLNN_ERR_PARAM_INVALID, os.str());
 }
 
