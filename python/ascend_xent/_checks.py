@@ -383,7 +383,8 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             raise ValueError(f"weight: expected shape (C,) = ({c},) to match log_prob {shp}, "
                              f"got {lib.shape(weight)}")
         if wdt != "float32" or not lib.is_contiguous(weight):
-            wide, weight = weight, lib.astype(weight, "float32")
+            with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
+                wide, weight = weight, lib.astype(weight, "float32")
             if wdt == "float64" and check_values and lib.device(wide) != "meta":
                 _require_float32_weight(lib, wide, weight)
 
