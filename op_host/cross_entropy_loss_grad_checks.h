@@ -18,6 +18,7 @@ struct TensorArg {
     std::vector<int64_t> dims;
     void* data = nullptr;   // first element (storage base + view offset)
     uint64_t bytes = 0;     // numel * element size
+    uint64_t allocation = 0;  // the device allocation holding the bytes at phase 1 (0: none known)
 };
 
 struct CheckedArgs {

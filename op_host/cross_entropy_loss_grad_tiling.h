@@ -26,6 +26,7 @@ struct TilingPlatform {
     uint32_t vectorCores = 48;
     uint64_t ubBytes = 188416;
     uint64_t libApiWorkspaceBytes = 16u << 20;
+    std::string soc;  // the SoC profile these figures are of (simulator build), for the launch; not read by the tiling
 };
 
 struct TilingResult {

@@ -237,6 +237,16 @@ def check_ignore_index(ignore_index) -> int:
     return v
 
 
+def _require_float32_weight(lib, w64, w32) -> None:
+    """The weight is used as float32: a float64 value that becomes inf or 0 there is refused."""
+    lost = ((abs(w64) < math.inf) & (abs(w32) == math.inf)) | ((w64 != 0) & (w32 == 0))
+    idx = np.flatnonzero(lost.cpu().numpy() if lib.kind == "torch" else lost)
+    if idx.size:
+        i = int(idx[0])
+        raise ValueError(f"weight: weight[{i}] = {float(w64[i])!r} does not fit float32 (the weight is used as "
+                         f"float32, where it would become {float(w32[i])!r})")
+
+
 def check_label_smoothing(label_smoothing) -> float:
     if not _is_number(label_smoothing):
         raise TypeError(f"label_smoothing: expected a float in [0, 1], "
@@ -373,7 +383,10 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             raise ValueError(f"weight: expected shape (C,) = ({c},) to match log_prob {shp}, "
                              f"got {lib.shape(weight)}")
         if wdt != "float32" or not lib.is_contiguous(weight):
-            weight = lib.astype(weight, "float32")
+            with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
+                wide, weight = weight, lib.astype(weight, "float32")
+            if wdt == "float64" and check_values and lib.device(wide) != "meta":
+                _require_float32_weight(lib, wide, weight)
 
     # upstream gradients
     if grad_loss is None:

@@ -385,6 +385,10 @@ void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbR
 }  // namespace detail
 
 void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body) {
+    run_kernel(name, blockDim, current_profile(), body);
+}
+
+void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, const std::function<void()>& body) {
     using namespace detail;
     if (tls_block) fail("run_kernel", "nested launch", "a kernel cannot launch a kernel");
     if (blockDim < 1 || blockDim > 65535)
@@ -393,7 +397,7 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
                                (name ? name : "?") + " is outside [1, 65535]");
     Launch L;
     L.name = name ? name : "kernel";
-    L.prof = current_profile();
+    L.prof = profile;
     L.blockDim = blockDim;
     L.threads = host_threads();
     L.fiberMode = blockDim <= L.prof.vectorCores;

@@ -3,7 +3,9 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -185,7 +187,10 @@ inline Problem RandomProblem(int64_t n, int64_t c, const Options& o, uint64_t se
     return p;
 }
 
-inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype) {
+// inPlace: out is logProb's own tensor (the gradient overwrites the log-probabilities).
+// betweenPhases: called after phase 1 succeeded, before phase 2.
+inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                     bool inPlace = false, const std::function<void()>& betweenPhases = {}) {
     RunResult r;
     const int64_t N = p.n, C = p.c;
     const bool none = o.reduction == "none";
@@ -212,19 +217,56 @@ inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclD
     r.status = aclnnCrossEntropyLossGradGetWorkspaceSize(
         gradLoss.get(), logProb.get(), target.get(), o.weight ? weight.get() : nullptr,
         o.gradZloss ? gradZ.get() : nullptr, o.lse ? lse.get() : nullptr, red.data(), o.ignoreIndex,
-        o.labelSmoothing, o.zlossScale, out.get(), &wsSize, &exec);
+        o.labelSmoothing, o.zlossScale, inPlace ? logProb.get() : out.get(), &wsSize, &exec);
     if (r.status != ACLNN_SUCCESS) {
         r.message = aclGetRecentErrMsg();
         return r;
     }
+    if (betweenPhases) betweenPhases();
     void* ws = nullptr;
     if (wsSize > 0) aclrtMalloc(&ws, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
     r.status = aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
     if (r.status != ACLNN_SUCCESS) r.message = aclGetRecentErrMsg();
     if (ws) aclrtFree(ws);
-    r.out = out.Get();
-    r.outBytes = out.Bytes();
+    const DeviceTensor& result = inPlace ? logProb : out;
+    r.out = result.Get();
+    r.outBytes = result.Bytes();
     return r;
+}
+
+// Against Reference(): the kernel computes in fp32 and rounds once to the output dtype, so
+//   |got - ref| <= half an ulp of the output dtype at |ref| (rtol * |ref|)
+//                + 16 fp32 ulps of the sum of the terms' magnitudes (cancellation)
+//                + half an ulp of fp16 subnormals.
+inline double Rtol(aclDataType t) { return t == ACL_FLOAT ? 0.0 : (t == ACL_FLOAT16 ? 1.0 / 2048 : 1.0 / 256); }
+constexpr double kFp32Terms = 16 * 5.96e-8;
+// Half an ulp of the output's subnormals (fp16 gradients of ~1e-5 are subnormal).
+inline double Atol(aclDataType t) { return t == ACL_FLOAT16 ? std::ldexp(1.0, -25) : 1e-37; }
+
+inline const char* Name(aclDataType t) {
+    return t == ACL_FLOAT ? "fp32" : (t == ACL_FLOAT16 ? "fp16" : (t == ACL_BF16 ? "bf16" : "int"));
+}
+
+// Returns the number of elements outside tolerance (prints the first few).
+inline int64_t CompareWithReference(const RunResult& r, const Options& o, aclDataType dtype, const char* label) {
+    std::vector<double> scale;
+    const std::vector<double> ref = Reference(r.stored, o, &scale);
+    const int64_t N = r.stored.n, C = r.stored.c;
+    const double rtol = Rtol(dtype);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < N; ++i) {
+        for (int64_t j = 0; j < C; ++j) {
+            const double want = ref[size_t(i * C + j)], got = r.out[size_t(i * C + j)];
+            const double tol = rtol * std::abs(want) + kFp32Terms * scale[size_t(i * C + j)] + Atol(dtype);
+            if (!(std::abs(got - want) <= tol)) {
+                if (bad < 3)
+                    std::printf("    %s: out[%lld][%lld] = %.9g, reference %.9g (tol %.3g)\n", label, (long long)i,
+                                (long long)j, got, want, tol);
+                ++bad;
+            }
+        }
+    }
+    return bad;
 }
 
 }  // namespace xtest_util

@@ -146,6 +146,24 @@ def test_zloss_scale_not_finite_or_negative(s):
     _expect(ValueError, "lse_square_scale_for_zloss", {"lse_square_scale_for_zloss": s}, ["finite float >= 0"])
 
 
+@pytest.mark.parametrize("value, becomes", [(1e300, "inf"), (-1e39, "-inf"), (1e-300, "0.0")])
+def test_float64_weight_that_does_not_fit_float32(value, becomes):
+    w = np.ones(C, np.float64)
+    w[3] = value
+    _expect(ValueError, "weight", {"weight": w}, [f"weight[3] = {value!r} does not fit float32", becomes])
+
+
+def test_float64_weight_special_values_and_torch(torch):
+    # inf/NaN stay what they are in float32: special values, not refused here.
+    w = np.ones(C, np.float64)
+    w[1], w[2] = math.inf, math.nan
+    ax.cross_entropy_loss_grad(**_kw(weight=w))
+    kw = {k: (torch.from_numpy(v) if isinstance(v, np.ndarray) else v) for k, v in _kw().items()}
+    kw["weight"] = torch.full((C,), 1e300, dtype=torch.float64)
+    with pytest.raises(ValueError, match=r"^weight: weight\[0\] = 1e\+300 does not fit float32"):
+        ax.cross_entropy_loss_grad(**kw)
+
+
 def test_ignore_index_numpy_integers_and_range():
     for ii in (np.int64(-100), np.int32(3), np.uint8(2)):
         kw = make_case(N, C, "float32", ignore_index=int(ii), seed=6)
