@@ -26,19 +26,31 @@ struct RowTerms {
     float nll;     // subtracted at the target column
 };
 
+// a * b * c with no intermediate overflow where the product fits in float: the
+// factors of least and greatest magnitude first (|lo * hi| <= |product| when
+// |mid| >= 1, and < |hi| otherwise).
+__aicore__ inline float Product3(float a, float b, float c) {
+    const float m[3] = {a < 0.0f ? -a : a, b < 0.0f ? -b : b, c < 0.0f ? -c : c};
+    const int hi = m[0] >= m[1] ? (m[0] >= m[2] ? 0 : 2) : (m[1] >= m[2] ? 1 : 2);
+    const int lo = m[0] < m[1] ? (m[0] < m[2] ? 0 : 2) : (m[1] < m[2] ? 1 : 2);
+    const float v[3] = {a, b, c};  // lo != hi: ties go to the first index for hi, the last for lo
+    return (v[lo] * v[hi]) * v[3 - lo - hi];
+}
+
+// Under mean the ratios w[t_i] / W and sum_k w_k / W are formed first: each is
+// at most ~1 or ~C, so a large g or W cannot overflow a product whose quotient fits.
 __aicore__ inline RowTerms ComputeRowTerms(const CrossEntropyLossGradTilingData& t, const LaunchScalars& s, float g,
                                            float gz, float lse, float targetWeight) {
     const bool mean = t.reduction == XENT_MEAN;
-    float nll = g * t.oneMinusLs * targetWeight;
-    float smooth = t.smoothing ? g * t.lsOverC : 0.0f;
-    float z = g + gz;
-    if (mean) {
-        nll = nll / s.weightSum;
-        smooth = smooth / s.weightSum;
-        z = z / s.rowCount;
+    const float nll = g * t.oneMinusLs * (mean ? targetWeight / s.weightSum : targetWeight);
+    float smooth = 0.0f, smoothTerm = 0.0f;
+    if (t.smoothing) {
+        const float gls = g * t.lsOverC;
+        smooth = mean ? gls / s.weightSum : gls;
+        smoothTerm = gls * (mean ? s.classWeightSum / s.weightSum : s.classWeightSum);
     }
-    const float lseTerm = t.hasZloss ? t.twoZScale * lse * z : 0.0f;
-    const float smoothTerm = t.smoothing ? smooth * s.classWeightSum : 0.0f;
+    const float z = mean ? (g + gz) / s.rowCount : g + gz;
+    const float lseTerm = t.hasZloss ? Product3(t.twoZScale, lse, z) : 0.0f;
     return RowTerms{nll + smoothTerm + lseTerm, smooth, nll};
 }
 
