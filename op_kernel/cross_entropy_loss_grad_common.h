@@ -53,4 +53,16 @@ __aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_
     return true;
 }
 
+// weight[target]: from the UB copy when the whole weight is resident (a scalar UB
+// read), else one scalar GM read. The caller keeps the UB copy ordered before the
+// reads (MTE2_S after its load).
+struct TargetWeights {
+    AscendC::GlobalTensor<float> gm;
+    AscendC::LocalTensor<float> ub;
+    bool resident = false;
+    __aicore__ inline float At(int64_t target) const {
+        return resident ? ub.GetValue(static_cast<uint32_t>(target)) : gm.GetValue(static_cast<uint64_t>(target));
+    }
+};
+
 }  // namespace xent

@@ -51,11 +51,14 @@ struct CrossEntropyLossGradTilingData {
     // columns, loaded once per column tile. 0, row-major: a core's tiles are one
     // contiguous stretch of logProb and out, read and written front to back.
     int64_t colMajorTiles;
+    // 1: the whole weight vector sits in UB (small C): weight[t_i] is a scalar UB read,
+    // not a GM one, in the prologue and per row, and the smoothing term reads it too.
+    int64_t weightResident;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
     int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (kIoBuffers of them)
     int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
-    int64_t weightBufBytes;  // weight columns of one tile (weighted smoothing only, else 0)
+    int64_t weightBufBytes;  // the whole weight (weightResident), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
     int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;
