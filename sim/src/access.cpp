@@ -240,6 +240,18 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     }
 }
 
+void set_pad_register(const char* api, uint64_t bits) {
+    Block& b = cur(api);
+    b.padRegSet = true;
+    b.padReg = bits;
+}
+
+bool pad_register(const char* api, uint64_t* bits) {
+    const Block& b = cur(api);
+    *bits = b.padReg;
+    return b.padRegSet;
+}
+
 void* user_workspace(const char* api, void* ws) {
     Block& b = cur(api);
     if (!ws) fail(api, "null workspace", "the workspace pointer is null");

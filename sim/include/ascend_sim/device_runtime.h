@@ -94,6 +94,10 @@ struct UbBlocks {
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks);
 
+// The core's MOV_PAD_VAL register (DataCopyPad's fill): unset at block start.
+void set_pad_register(const char* api, uint64_t bits);
+bool pad_register(const char* api, uint64_t* bits);
+
 // ---- sync ----
 void set_flag(const char* api, uint8_t hardEvent, int32_t id);
 void wait_flag(const char* api, uint8_t hardEvent, int32_t id);

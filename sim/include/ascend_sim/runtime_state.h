@@ -343,6 +343,10 @@ struct Block {
     EventSlot events[kEvents][8];
     uint8_t reservedIds[kEvents] = {};
 
+    // MOV_PAD_VAL (SetPadValue, DataCopyPad with isPad)
+    bool padRegSet = false;
+    uint64_t padReg = 0;
+
     // DCache (64-byte lines); cached/stale ordered for range queries on every DMA
     std::unordered_set<uint64_t> dirtyLines;
     std::set<uint64_t> cachedLines, staleLines;
