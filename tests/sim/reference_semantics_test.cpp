@@ -261,3 +261,31 @@ XTEST(reducemax_index_needs_every_pass_in_tmp) {
     run(false);
     XCHECK_THROWS_WITH(run(true), "ReduceMax (block 0)", "sharedTmpBuffer needs 1088 B but the tensor holds 1024 B");
 }
+
+// ---- soft SyncAll ----
+
+namespace {
+void soft_sync_twice(int32_t* slots) {
+    run_kernel("soft", 4, [slots] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 4 * 32);
+        const auto g = sim_test::global(slots, 4 * 8);
+        SyncAll(g, b.Get<int32_t>());
+        SyncAll(g, b.Get<int32_t>());
+    });
+}
+}  // namespace
+
+XTEST(soft_syncall_counts_in_the_gm_slots) {
+    Gm<int32_t> ws(4 * 8, "ws");  // zeroed
+    soft_sync_twice(ws.p);
+    for (int i = 0; i < 4; ++i) XCHECK_EQ(ws.p[i * 8], 2);
+}
+
+XTEST(soft_syncall_needs_equal_slots) {
+    Gm<int32_t> ws(4 * 8, "ws");
+    ws.p[2 * 8] = 5;  // not zeroed: block 2 would wait for a sum of 24, the others pass early
+    XCHECK_THROWS_WITH(soft_sync_twice(ws.p), "SyncAll", "gmWorkspace slot of block", "counts to 6",
+                       "the slots must all hold the same value");
+}

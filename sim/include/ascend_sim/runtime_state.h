@@ -380,6 +380,10 @@ struct Launch {
     uint32_t arrived = 0, ended = 0;
     uint64_t generation = 0;
     bool aborted = false;
+    // soft SyncAll: the GM slot value the first block of this generation counted to
+    uint64_t softGen = UINT64_MAX;
+    int32_t softValue = 0;
+    uint32_t softFirst = 0;
     std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
 
     // DCache lines dirty in some block: line -> block
