@@ -289,3 +289,27 @@ XTEST(soft_syncall_needs_equal_slots) {
     XCHECK_THROWS_WITH(soft_sync_twice(ws.p), "SyncAll", "gmWorkspace slot of block", "counts to 6",
                        "the slots must all hold the same value");
 }
+
+// ---- address overlap (通用地址重叠约束) ----
+
+XTEST(dst_a_repeat_before_src_is_legal) {
+    // dst = src - 256 B: each repeat writes only what an earlier repeat read.
+    one([] {
+        Calc c(2048);
+        auto f = c.get<float>();
+        for (int i = 0; i < 192; ++i) f.SetValue(i, float(i));
+        sync<HardEvent::S_V>();
+        Adds(f, f[64], 1.0f, 128);
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(f.GetValue(0), 65.0f);
+        XCHECK_EQ(f.GetValue(127), 192.0f);
+    });
+    XCHECK_THROWS_WITH(one([] {  // dst a repeat after src: repeat 1 would read repeat 0's result
+                           Calc c(2048);
+                           auto f = c.get<float>();
+                           Duplicate(f, 1.0f, 192);
+                           PipeBarrier<PIPE_V>();
+                           Adds(f[64], f, 1.0f, 128);
+                       }),
+                       "Adds (block 0)", "overlap partially");
+}
