@@ -93,7 +93,7 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
             fail(api, full ? "dst aliases src" : "partial overlap",
                  "%s UB [%s, %s) and %s UB [%s, %s) overlap %s", args[w].role, hex(wl).c_str(), hex(wh).c_str(),
                  args[r].role, hex(rl).c_str(), hex(rh).c_str(),
-                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap or none)");
+                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap, none, or a dst at least one 256 B repeat before its src)");
         }
     }
     if (count == 0) return false;  // a NOP on A2/A3

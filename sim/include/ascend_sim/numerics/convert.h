@@ -124,10 +124,11 @@ inline float int64_to_float(int64_t v, RoundMode m) {
     return with_mode(m, [&](auto mc) { return i64_to_f32<decltype(mc)::value>(v); });
 }
 // Integer narrowing saturates, like every Cast overflow.
+// Signed integers of at most 64 bits (the A2 integer pairs): compared as int64_t.
 template <class I, class W>
 inline I saturate_int(W v) {
-    return v > W(std::numeric_limits<I>::max()) ? std::numeric_limits<I>::max()
-                                                 : (v < W(std::numeric_limits<I>::min()) ? std::numeric_limits<I>::min() : I(v));
+    const int64_t x = int64_t(v), hi = int64_t(std::numeric_limits<I>::max()), lo = int64_t(std::numeric_limits<I>::min());
+    return I(x > hi ? hi : (x < lo ? lo : x));
 }
 inline int32_t int64_to_int32(int64_t v) { return saturate_int<int32_t>(v); }
 inline int64_t int32_to_int64(int32_t v) { return v; }
