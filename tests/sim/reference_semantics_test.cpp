@@ -196,10 +196,8 @@ XTEST(setpadvalue_fills_the_pads_without_ispad) {
     Gm<half> x(20, "x");
     for (int i = 0; i < 20; ++i) x.p[i] = half(float(i));
     one([&] {
-        TPipe pipe;
-        TBuf<TPosition::VECIN> b;
-        pipe.InitBuffer(b, 64);
-        auto t = b.Get<half>();
+        Calc c(64);
+        auto t = c.get<half>();
         SetPadValue(half(1.0f));
         DataCopyPad(t, sim_test::global(x.p, 20), {1, 40, 0, 0, 0}, {false, 0, 12, half(0.0f)});
         sync<HardEvent::MTE2_S>();
@@ -214,10 +212,8 @@ XTEST(ispad_value_stays_in_the_register) {
     Gm<float> x(8, "x");
     for (int i = 0; i < 8; ++i) x.p[i] = float(i);
     one([&] {
-        TPipe pipe;
-        TBuf<TPosition::VECIN> b;
-        pipe.InitBuffer(b, 64);
-        auto t = b.Get<float>();
+        Calc c(64);
+        auto t = c.get<float>();
         auto g = sim_test::global(x.p, 8);
         DataCopyPad(t, g, {1, 24, 0, 0, 0}, {true, 0, 2, -5.0f});
         DataCopyPad(t[8], g, {1, 20, 0, 0, 0}, {false, 1, 0, 0.0f});
@@ -232,10 +228,8 @@ XTEST(ispad_value_stays_in_the_register) {
 XTEST(legacy_padding_value_must_be_zero) {
     Gm<float> x(8, "x");
     XCHECK_THROWS_WITH(one([&] {
-                           TPipe pipe;
-                           TBuf<TPosition::VECIN> b;
-                           pipe.InitBuffer(b, 64);
-                           DataCopyPad(b.Get<float>(), sim_test::global(x.p, 8), DataCopyParams{1, 12, 0, 0},
+                           Calc c(64);
+                           DataCopyPad(c.get<float>(), sim_test::global(x.p, 8), DataCopyParams{1, 12, 0, 0},
                                        DataCopyPadParams{true, 0, 1, 3});
                        }),
                        "DataCopyPad (block 0)", "DataCopyPadParams.paddingValue 3");
