@@ -268,7 +268,13 @@ void* user_workspace(const char* api, void* ws) {
     return static_cast<uint8_t*>(ws) + sys;
 }
 
-void set_sys_workspace(void* ws) { cur("SetSysWorkspace").sysWorkspace = ws; }
+// dav_c220 SetSysWorkspace: the CPU twin asserts a non-null pointer; the NPU
+// keeps the first address it is given.
+void set_sys_workspace(void* ws) {
+    Block& b = cur("SetSysWorkspace");
+    if (!ws) fail("SetSysWorkspace", "null workspace", "the workspace pointer is null");
+    if (!b.sysWorkspace) b.sysWorkspace = ws;
+}
 void* sys_workspace() { return cur("GetSysWorkSpacePtr").sysWorkspace; }
 
 }  // namespace ascend_sim::detail

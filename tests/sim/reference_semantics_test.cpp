@@ -307,3 +307,18 @@ XTEST(dst_a_repeat_before_src_is_legal) {
                        }),
                        "Adds (block 0)", "overlap partially");
 }
+
+// ---- workspace ----
+
+XTEST(setsysworkspace_keeps_the_first_address) {
+    void* a = ascend_sim::gm_alloc(64, "a");
+    void* b = ascend_sim::gm_alloc(64, "b");
+    one([&] {
+        SetSysWorkspace(static_cast<GM_ADDR>(a));
+        SetSysWorkspace(static_cast<GM_ADDR>(b));
+        XCHECK(GetSysWorkSpacePtr() == a);
+    });
+    XCHECK_THROWS_WITH(one([] { SetSysWorkspace(nullptr); }), "SetSysWorkspace (block 0)", "null");
+    ascend_sim::gm_free(a);
+    ascend_sim::gm_free(b);
+}
