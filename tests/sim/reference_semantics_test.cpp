@@ -322,3 +322,20 @@ XTEST(setsysworkspace_keeps_the_first_address) {
     ascend_sim::gm_free(a);
     ascend_sim::gm_free(b);
 }
+
+// ---- DataCopy: the GM address is aligned to sizeof(T) ----
+
+XTEST(datacopy_gm_address_aligned_to_the_element) {
+    Gm<uint8_t> x(256, "x");
+    XCHECK_THROWS_WITH(one([&] {
+                           Calc c(64);
+                           const auto g = sim_test::global(x.p, 256)[2].ReinterpretCast<float>();
+                           DataCopy(c.get<float>(), g, 8);
+                       }),
+                       "DataCopy (block 0)", "GM address x+0x0002 is not 4-byte aligned");
+    one([&] {  // DataCopyPad takes any GM address
+        Calc c(64);
+        const auto g = sim_test::global(x.p, 256)[2].ReinterpretCast<float>();
+        DataCopyPad(c.get<float>(), g, {1, 32, 0, 0, 0}, {false, 0, 0, 0.0f});
+    });
+}

@@ -112,11 +112,23 @@ inline void check_ub_fit(const char* api, const char* side, uint64_t span, uint3
                                  dataLen);
 }
 
+// DataCopy（GM与UB连续数据搬运）.md: the GM address of a DataCopy is aligned to
+// sizeof(T) (DataCopyPad's may be any byte).
+template <class T>
+void check_gm_aligned(const GlobalTensor<T>& gm) {
+    const auto a = reinterpret_cast<uintptr_t>(gm.raw());
+    if (a % sizeof(T) != 0)
+        ascend_sim::detail::fail("DataCopy", "GM address not aligned to the element size",
+                                 "GM address %s is not %u-byte aligned (sizeof(T)); DataCopyPad takes any GM address",
+                                 ascend_sim::detail::gm_describe(a).c_str(), unsigned(sizeof(T)));
+}
+
 // DataCopyParams (32 B units) GM->UB or UB->GM.
 template <class T>
 void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm,
               const DataCopyParams& p) {
     auto* g = reinterpret_cast<uint8_t*>(gm.raw());
+    check_gm_aligned(gm);
     if (p.blockCount > 4095)
         ascend_sim::detail::fail(api, "blockCount out of range", "blockCount %u is outside [0, 4095]",
                                  unsigned(p.blockCount));
@@ -238,6 +250,7 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
 template <class T>
 void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, uint32_t count) {
     auto* g = reinterpret_cast<uint8_t*>(gm.raw());
+    check_gm_aligned(gm);
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (bytes % 32 != 0)
         ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",

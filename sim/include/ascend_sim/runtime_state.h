@@ -408,7 +408,6 @@ struct GmHit {
     uint64_t lo = 0, hi = 0;
 };
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one region
-std::string gm_describe(uint64_t addr);                // "logProb+0x40" or "0x7f..."
 
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
