@@ -339,3 +339,20 @@ XTEST(datacopy_gm_address_aligned_to_the_element) {
         DataCopyPad(c.get<float>(), g, {1, 32, 0, 0, 0}, {false, 0, 0, 0.0f});
     });
 }
+
+// ---- LocalTensor::operator[] past the end ----
+
+XTEST(view_past_the_end_may_be_formed) {
+    // kernel_tensor_impl.h operator[] only moves the address (dataLen wraps):
+    // forming the view is legal; here it holds 0 bytes, so a use is refused.
+    one([] {
+        Calc c(64);
+        const auto v = c.get<float>()[24];
+        XCHECK_EQ(v.GetSize(), 0u);
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(64);
+                           Duplicate(c.get<float>()[24], 1.0f, 8);
+                       }),
+                       "Duplicate (block 0)", "count 8 needs 32 B of dst but the tensor holds 0 B");
+}
