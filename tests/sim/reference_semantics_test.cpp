@@ -356,3 +356,21 @@ XTEST(view_past_the_end_may_be_formed) {
                        }),
                        "Duplicate (block 0)", "count 8 needs 32 B of dst but the tensor holds 0 B");
 }
+
+XTEST(reducemax_index_of_one_repeat_is_written_by_the_vector_unit) {
+    // count <= 256 / sizeof(T) with the index: ReduceOperation writes dst, and no
+    // V_S follows inside the API, so reading dst needs the kernel's own flag.
+    auto run = [](bool flag) {
+        one([flag] {
+            Calc c(1024);
+            auto f = c.get<float>();
+            Duplicate(f, 2.0f, 64);
+            PipeBarrier<PIPE_V>();
+            ReduceMax(f[128], f, f[64], 64, true);
+            if (flag) sync<HardEvent::V_S>();
+            XCHECK_EQ(f.GetValue(128), 2.0f);
+        });
+    };
+    run(true);
+    XCHECK_THROWS_WITH(run(false), "pipe hazard", "LocalTensor::GetValue", "ReduceMax", "V_S");
+}

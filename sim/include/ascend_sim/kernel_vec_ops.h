@@ -244,14 +244,19 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(dst, outElems, "dst", true));
     const uint32_t tmpElems = sim_vec::reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
     sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
-    const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
-    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, 1, true);
+    // dav_c220 ReduceImplWithIndex: with the index and a single repeat the vector
+    // unit writes dst itself (no internal V_S); every other path ends in a scalar
+    // store of dst after V_S, then S_V and S_MTE3.
+    const bool vectorDst = calIndex && uint32_t(count) <= 256 / sizeof(T);
+    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, uint64_t(count), "src", false),
+                                     sim_vec::arg(dst, outElems, "dst", true)};
+    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, vectorDst ? 2 : 1, true);
     // The tmp buffer holds the first-pass maxima: written (then read) by the instruction itself.
-    sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
+    if (!vectorDst) sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
     T m;
     uint32_t idx;
     sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
-    sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
+    if (!vectorDst) sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
     dst.GetPhyAddr()[0] = m;
     if (calIndex) {
         if constexpr (sizeof(T) == 2) {
