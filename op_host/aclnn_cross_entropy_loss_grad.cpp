@@ -9,6 +9,7 @@
 
 #include "ascend_xent/launch_info.h"
 #include "cross_entropy_loss_grad_checks.h"
+#include "cross_entropy_loss_grad_executor.h"
 #include "cross_entropy_loss_grad_launch.h"
 #include "cross_entropy_loss_grad_tiling.h"
 #include "error_report.h"
@@ -75,11 +76,30 @@ aclnnStatus CheckTargets(const Executor& e, void* workspace) {
     if (row == kNoBadRow) return ACLNN_SUCCESS;
     return Report(ACLNN_ERR_PARAM_INVALID, kPhase2,
                   "target[" + std::to_string(row) + "] = " + std::to_string(value) + " is outside [0, " +
-                      std::to_string(t.c) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
+                      std::to_string(t.classTotal) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
                       "); rows with such targets got a zero gradient");
 }
 
 }  // namespace
+
+aclnnStatus MakeExecutor(const char* api, const CheckedArgs& args, uint64_t* workspaceSize,
+                         aclOpExecutor** executor) {
+    auto e = std::make_unique<Executor>();
+    e->args = args;
+    const TilingPlatform platform = CurrentPlatform();
+    e->libApiWorkspaceBytes = platform.libApiWorkspaceBytes;
+    e->tiling = ComputeTiling(e->args.problem, platform);
+    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, api, "tiling failed: " + e->tiling.error);
+
+    *workspaceSize = e->tiling.workspaceBytes;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_live.insert(e.get());
+    }
+    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
+    return ACLNN_SUCCESS;
+}
+
 }  // namespace xent
 
 namespace ascend_xent {
@@ -96,24 +116,12 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGradGetWorkspaceSize(
     using namespace xent;
     if (!workspaceSize) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "workspaceSize is null");
     if (!executor) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "executor is null");
-    auto e = std::make_unique<Executor>();
+    CheckedArgs args;
     const CheckResult check = CheckCrossEntropyLossGradArgs(
         gradLoss, logProb, target, weightOptional, gradZlossOptional, lseForZlossOptional, reductionOptional,
-        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &e->args);
+        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &args);
     if (check.status != ACLNN_SUCCESS) return Report(check.status, kPhase1, check.message);
-
-    const TilingPlatform platform = CurrentPlatform();
-    e->libApiWorkspaceBytes = platform.libApiWorkspaceBytes;
-    e->tiling = ComputeTiling(e->args.problem, platform);
-    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, kPhase1, "tiling failed: " + e->tiling.error);
-
-    *workspaceSize = e->tiling.workspaceBytes;
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        g_live.insert(e.get());
-    }
-    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
-    return ACLNN_SUCCESS;
+    return MakeExecutor(kPhase1, args, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t workspaceSize,

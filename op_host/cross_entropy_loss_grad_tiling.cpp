@@ -152,9 +152,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.hasGradZloss = t.hasZloss && p.hasGradZloss;
     t.smoothing = p.labelSmoothing > 0.0;
     t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
-    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(p.c));
+    t.classOffset = p.classOffset;
+    t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
+    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(t.classTotal));
     t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
-    t.classCount = static_cast<float>(p.c);
+    t.classCount = static_cast<float>(t.classTotal);
 
     Shape s{};
     s.elemBytes = DtypeBytes(p.dtype);
@@ -243,7 +245,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
     const bool mean = p.reduction == XENT_MEAN;
     t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
-    t.weightChunks = s.weightTile ? CeilDiv(C, kWeightChunk) : 0;
+    t.weightChunks = s.weightTile ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
 
     // User workspace: the tiling itself, then the slots.
