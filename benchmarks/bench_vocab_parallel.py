@@ -162,8 +162,8 @@ def main():
 
     dtype = getattr(torch, DTYPES[a.dtype])
     elem = torch.empty((), dtype=dtype).element_size()
-    print(f"N = {a.n}, C = {a.c}, {a.dtype}, {OPTIONS}, class weights; medians of {a.reps} reps after a warm-up; "
-          f"{os.cpu_count()} cores")
+    print(f"N = {a.n}, C = {a.c}, {a.dtype}, {OPTIONS}, class weights; "
+          f"medians of {a.reps} reps after a warm-up; {os.cpu_count()} cores")
     print(f"{'':>10} {'classes/rank':>13} {'fwd wall s':>11} {'fwd CPU s':>10} {'bwd wall s':>11} "
           f"{'bwd CPU s':>10} {'payload B/rank':>15} {'ring B/rank':>12} {'N*C_r*elem B':>13}")
 

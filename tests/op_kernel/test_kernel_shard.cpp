@@ -6,7 +6,6 @@
 // half an ulp of the output dtype + 16 fp32 ulps of the terms' magnitudes + fp16 subnormals.
 #include <cstdio>
 
-#include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
 #include "xent_test_util.h"
 #include "xtest.h"
 
@@ -17,52 +16,6 @@ namespace {
 double Rtol(aclDataType t) { return t == ACL_FLOAT ? 0.0 : (t == ACL_FLOAT16 ? 1.0 / 2048 : 1.0 / 256); }
 constexpr double kFp32Terms = 16 * 5.96e-8;
 double Atol(aclDataType t) { return t == ACL_FLOAT16 ? std::ldexp(1.0, -25) : 1e-37; }
-
-struct ShardResult {
-    aclnnStatus status = -1;
-    std::string message;
-    std::vector<double> out;  // (N, width), as stored
-};
-
-// One shard, columns [offset, offset + width) of the stored whole problem p.
-ShardResult RunShard(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
-                     int64_t offset, int64_t width, int64_t classCount) {
-    ShardResult r;
-    const int64_t N = p.n;
-    const std::vector<int64_t> gradShape =
-        o.reduction == "none" ? std::vector<int64_t>{N} : std::vector<int64_t>{};
-    DeviceTensor gradLoss(gradShape, dtype), logProb({N, width}, dtype), target({N}, targetDtype),
-        out({N, width}, dtype), weight({int64_t(p.weight.size())}, ACL_FLOAT), gradZ(gradShape, dtype),
-        lse({N}, dtype);
-    std::vector<double> slice(size_t(N * width));
-    for (int64_t i = 0; i < N; ++i)
-        for (int64_t j = 0; j < width; ++j) slice[size_t(i * width + j)] = p.logProb[size_t(i * p.c + offset + j)];
-    logProb.Set(slice);
-    gradLoss.Set(p.gradLoss);
-    target.Set(std::vector<double>(p.target.begin(), p.target.end()));
-    weight.Set(p.weight);
-    gradZ.Set(p.gradZloss);
-    lse.Set(p.lse);
-
-    uint64_t wsSize = 0;
-    aclOpExecutor* exec = nullptr;
-    std::string red = o.reduction;
-    r.status = aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
-        gradLoss.get(), logProb.get(), target.get(), o.weight ? weight.get() : nullptr,
-        o.gradZloss ? gradZ.get() : nullptr, o.lse ? lse.get() : nullptr, red.data(), o.ignoreIndex,
-        o.labelSmoothing, o.zlossScale, offset, classCount, out.get(), &wsSize, &exec);
-    if (r.status != ACLNN_SUCCESS) {
-        r.message = aclGetRecentErrMsg();
-        return r;
-    }
-    void* ws = nullptr;
-    if (wsSize > 0) aclrtMalloc(&ws, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    r.status = aclnnXentCrossEntropyLossGradShard(ws, wsSize, exec, nullptr);
-    if (r.status != ACLNN_SUCCESS) r.message = aclGetRecentErrMsg();
-    if (ws) aclrtFree(ws);
-    r.out = out.Get();
-    return r;
-}
 
 double RoundTo(aclDataType t, double v) {
     uint64_t bits = 0;
@@ -87,7 +40,8 @@ int64_t CheckShards(const Problem& raw, const Options& o, aclDataType dtype, acl
     const std::vector<double> ref = Reference(p, o, &scale);
     int64_t bad = 0, offset = 0;
     for (int64_t width : widths) {
-        const ShardResult r = RunShard(p, o, dtype, targetDtype, offset, width, p.c);
+        const Shard shard{offset, width};
+        const RunResult r = Run(p, o, dtype, targetDtype, &shard);
         if (r.status != ACLNN_SUCCESS) {
             xtest::fail(__FILE__, __LINE__, label + " shard at " + std::to_string(offset) + ": " + r.message);
             return 1;
@@ -119,15 +73,8 @@ void RunMatrix(int64_t n, const std::vector<int64_t>& widths, uint64_t seed) {
         for (const char* red : {"none", "mean", "sum"})
             for (bool weight : {false, true})
                 for (double ls : {0.0, 0.1})
-                    for (int z : {0, 1, 2}) {  // no z-loss; z-loss; z-loss with gradZloss
-                        Options o;
-                        o.reduction = red;
-                        o.weight = weight;
-                        o.labelSmoothing = ls;
-                        o.zlossScale = z ? 1e-2 : 0.0;
-                        o.lse = z > 0;
-                        o.gradZloss = z == 2;
-                        o.ignoreIndex = (combos % 2) ? -100 : 3;
+                    for (int z : {0, 1, 2}) {
+                        const Options o = MatrixOptions(red, weight, ls, z, combos);
                         const Problem p = RandomProblem(n, c, o, seed + combos);
                         char label[128];
                         std::snprintf(label, sizeof(label), "N=%lld C=%lld %s %s weight=%d ls=%.1f z=%d",
@@ -152,12 +99,7 @@ XTEST(shard_matrix_column_split_3x_20011_19989) { RunMatrix(3, {20011, 19989}, 6
 // Every target in the first shard: the others have no fix-up at all, yet their
 // rows are live (W, M, the smoothing and the z-loss are the whole problem's).
 XTEST(shard_without_targets) {
-    Options o;
-    o.reduction = "mean";
-    o.weight = true;
-    o.labelSmoothing = 0.1;
-    o.zlossScale = 1e-2;
-    o.lse = true;
+    const Options o = MatrixOptions("mean", true, 0.1, 1, 1);
     Problem p = RandomProblem(64, 900, o, 700);
     for (int64_t& t : p.target)
         if (t != o.ignoreIndex) t %= 100;
@@ -172,11 +114,11 @@ XTEST(shard_of_whole_vocabulary_is_vendor_api) {
     o.weight = true;
     o.labelSmoothing = 0.1;
     const Problem p = RandomProblem(40, 3000, o, 800);
-    const RunResult whole = Run(p, o, ACL_BF16, ACL_INT64);
-    const ShardResult shard = RunShard(whole.stored, o, ACL_BF16, ACL_INT64, 0, p.c, p.c);
+    const Shard all{0, p.c};
+    const RunResult whole = Run(p, o, ACL_BF16, ACL_INT64), shard = Run(p, o, ACL_BF16, ACL_INT64, &all);
     XCHECK_EQ(whole.status, ACLNN_SUCCESS);
     XCHECK_EQ(shard.status, ACLNN_SUCCESS);
-    XCHECK(whole.out == shard.out);
+    XCHECK(whole.outBytes == shard.outBytes);
 }
 
 // A target past classCount is reported with classCount; one past this shard's columns is not.
@@ -184,10 +126,11 @@ XTEST(shard_target_range_is_the_vocabulary) {
     Options o;
     Problem p = RandomProblem(8, 50, o, 900);
     p.target[2] = 49;  // another shard's class: fine
-    ShardResult r = RunShard(Stored(p, ACL_FLOAT), o, ACL_FLOAT, ACL_INT64, 0, 20, 50);
+    const Shard first{0, 20};
+    RunResult r = Run(p, o, ACL_FLOAT, ACL_INT64, &first);
     XCHECK_EQ(r.status, ACLNN_SUCCESS);
     p.target[5] = 50;
-    r = RunShard(Stored(p, ACL_FLOAT), o, ACL_FLOAT, ACL_INT64, 0, 20, 50);
+    r = Run(p, o, ACL_FLOAT, ACL_INT64, &first);
     XCHECK_EQ(r.status, ACLNN_ERR_PARAM_INVALID);
     XCHECK(r.message.find("target[5] = 50 is outside [0, 50)") != std::string::npos);
 }
