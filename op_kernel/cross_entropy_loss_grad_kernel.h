@@ -299,7 +299,8 @@ private:
         if (t_.weightBufBytes == 0 || g.colTile == loadedColTile_) return;
         if (loadedColTile_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
         AscendC::LocalTensor<float> w = weightBuf_.template Get<float>();
-        AscendC::DataCopyPad(w, weightGm_[t_.classOffset + g.col0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
+        AscendC::DataCopyPad(w, weightGm_[t_.classOffset + g.col0],
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
         loadedColTile_ = g.colTile;
