@@ -10,6 +10,7 @@
 
 #include "ascend_xent/launch_info.h"
 #include "cross_entropy_loss_grad_checks.h"
+#include "cross_entropy_loss_grad_executor.h"
 #include "cross_entropy_loss_grad_launch.h"
 #include "cross_entropy_loss_grad_tiling.h"
 #include "device_memory.h"
@@ -102,11 +103,33 @@ aclnnStatus CheckTargets(const Executor& e, void* workspace) {
     if (row == kNoBadRow) return ACLNN_SUCCESS;
     return Report(ACLNN_ERR_PARAM_INVALID, kPhase2,
                   "target[" + std::to_string(row) + "] = " + std::to_string(value) + " is outside [0, " +
-                      std::to_string(t.c) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
+                      std::to_string(t.classTotal) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
                       "); rows with such targets got a zero gradient");
 }
 
 }  // namespace
+
+aclnnStatus MakeExecutor(const char* api, const CheckedArgs& args, uint64_t* workspaceSize,
+                         aclOpExecutor** executor) {
+    auto e = std::make_unique<Executor>();
+    e->args = args;
+    e->platform = CurrentPlatform();  // the launch runs on it, whatever the profile is by then
+    e->libApiWorkspaceBytes = e->platform.libApiWorkspaceBytes;
+    e->tiling = ComputeTiling(e->args.problem, e->platform);
+    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, api, "tiling failed: " + e->tiling.error);
+    // Phase 2 refuses a tensor whose memory was freed (or reallocated) in between.
+    for (const NamedTensor& t : LaunchTensors(e->args, e->tiling.data.hasZloss != 0))
+        t.arg->allocation = DeviceAllocationOf(t.arg->data, t.arg->bytes);
+
+    *workspaceSize = e->tiling.workspaceBytes;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_live.insert(e.get());
+    }
+    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
+    return ACLNN_SUCCESS;
+}
+
 }  // namespace xent
 
 namespace ascend_xent {
@@ -123,27 +146,12 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGradGetWorkspaceSize(
     using namespace xent;
     if (!workspaceSize) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "workspaceSize is null");
     if (!executor) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "executor is null");
-    auto e = std::make_unique<Executor>();
+    CheckedArgs args;
     const CheckResult check = CheckCrossEntropyLossGradArgs(
         gradLoss, logProb, target, weightOptional, gradZlossOptional, lseForZlossOptional, reductionOptional,
-        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &e->args);
+        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &args);
     if (check.status != ACLNN_SUCCESS) return Report(check.status, kPhase1, check.message);
-
-    e->platform = CurrentPlatform();
-    e->libApiWorkspaceBytes = e->platform.libApiWorkspaceBytes;
-    e->tiling = ComputeTiling(e->args.problem, e->platform);
-    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, kPhase1, "tiling failed: " + e->tiling.error);
-
-    for (const NamedTensor& t : LaunchTensors(e->args, e->tiling.data.hasZloss != 0))
-        t.arg->allocation = DeviceAllocationOf(t.arg->data, t.arg->bytes);
-
-    *workspaceSize = e->tiling.workspaceBytes;
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        g_live.insert(e.get());
-    }
-    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
-    return ACLNN_SUCCESS;
+    return MakeExecutor(kPhase1, args, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t workspaceSize,

@@ -160,7 +160,7 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
                                           const aclTensor* weightOptional, const aclTensor* gradZlossOptional,
                                           const aclTensor* lseForZlossOptional, const char* reductionOptional,
                                           int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
-                                          const aclTensor* out, CheckedArgs* args) {
+                                          const aclTensor* out, CheckedArgs* args, const ClassShard* shard) {
     CheckResult result;
     try {
         CheckedArgs& a = *args;
@@ -230,7 +230,19 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         RequireFloat32Factor(labelSmoothing / double(C), "labelSmoothing", labelSmoothing, "labelSmoothing / C");
         RequireShape(a.target, "target", {N}, "(N,)");
         RequireShape(a.out, "out", {N, C}, "(N, C)");
-        if (a.weight.present) RequireShape(a.weight, "weightOptional", {C}, "(C,)");
+        if (shard) {
+            if (shard->count < 1 || shard->count > (int64_t(1) << 30))
+                Fail(ACLNN_ERR_PARAM_INVALID,
+                     "classCount must be in [1, 2^30], got " + std::to_string(shard->count));
+            if (shard->offset < 0 || shard->offset > shard->count - C)
+                Fail(ACLNN_ERR_PARAM_INVALID, "classOffset must be in [0, classCount - C] = [0, " +
+                                                  std::to_string(shard->count - C) + "] for logProb " +
+                                                  ShapeText(a.logProb.dims) + ", got " +
+                                                  std::to_string(shard->offset));
+        }
+        const int64_t classes = shard ? shard->count : C;
+        if (a.weight.present)
+            RequireShape(a.weight, "weightOptional", {classes}, shard ? "(classCount,)" : "(C,)");
         if (a.lseForZloss.present) RequireShape(a.lseForZloss, "lseForZlossOptional", {N}, "(N,)");
         const std::vector<int64_t> gradShape = reduction == XENT_NONE ? std::vector<int64_t>{N} : std::vector<int64_t>{};
         const char* gradWhat = reduction == XENT_NONE ? "(N,) for reduction \"none\"" : "() (0-D) for \"mean\"/\"sum\"";
@@ -265,6 +277,8 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         p.hasLse = a.lseForZloss.present;
         p.labelSmoothing = labelSmoothing;
         p.zlossScale = lseSquareScaleForZloss;
+        p.classOffset = shard ? shard->offset : 0;
+        p.classTotal = classes;
     } catch (const Failure& f) {
         result.status = f.status;
         result.message = f.message;

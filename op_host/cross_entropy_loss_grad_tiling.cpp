@@ -155,9 +155,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.hasGradZloss = t.hasZloss && p.hasGradZloss;
     t.smoothing = p.labelSmoothing > 0.0;
     t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
-    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(p.c));
+    t.classOffset = p.classOffset;
+    t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
+    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(t.classTotal));
     t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
-    t.classCount = static_cast<float>(p.c);
+    t.classCount = static_cast<float>(t.classTotal);
 
     Shape s{};
     s.elemBytes = DtypeBytes(p.dtype);
@@ -169,8 +171,10 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     s.weightTile = p.hasWeight && t.smoothing;
     // A weight of at most kResidentWeightBytes is loaded once per core: its per-row
     // reads then cost a scalar UB access instead of a GM one (the bulk of a small-C
-    // row's time), and weighted smoothing never reloads weight columns.
-    s.residentWeightBytes = p.hasWeight && p.c * 4 <= kResidentWeightBytes ? Align32(p.c * 4) : 0;
+    // row's time), and weighted smoothing never reloads weight columns. A shard's
+    // columns must start on a 32-byte boundary of it: Axpy reads them in place.
+    const bool residentFits = t.classTotal * 4 <= kResidentWeightBytes && p.classOffset % 8 == 0;
+    s.residentWeightBytes = p.hasWeight && residentFits ? Align32(t.classTotal * 4) : 0;
     t.weightResident = s.residentWeightBytes > 0 ? 1 : 0;
     if (t.weightResident) s.weightTile = false;
 
@@ -252,7 +256,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
     const bool mean = p.reduction == XENT_MEAN;
     t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
-    t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(C, kWeightChunk) : 0;
+    t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
 
     // User workspace: the tiling itself, then the slots.

@@ -20,6 +20,10 @@ struct TilingProblem {
     bool hasLse = false;        // lseForZlossOptional given
     double labelSmoothing = 0.0;
     double zlossScale = 0.0;    // lseSquareScaleForZloss
+    // A vocabulary shard: logProb's columns are classes [classOffset, classOffset + c)
+    // of classTotal (targets, weight and smoothing are the whole vocabulary's); 0: c.
+    int64_t classOffset = 0;
+    int64_t classTotal = 0;
 };
 
 struct TilingPlatform {

@@ -30,7 +30,7 @@ __aicore__ inline void WaitPipe(AscendC::TPipe& pipe) {
     AscendC::WaitFlag<E>(id);
 }
 
-// The smallest row whose target is neither ignoreIndex nor in [0, C).
+// The smallest row whose target is neither ignoreIndex nor in [0, classTotal).
 struct BadRowTracker {
     int64_t row = kNoBadRow;
     int64_t target = 0;
@@ -46,7 +46,7 @@ struct BadRowTracker {
 __aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_t row, int64_t target,
                                  BadRowTracker& bad) {
     if (target == t.ignoreIndex) return false;
-    if (target < 0 || target >= t.c) {
+    if (target < 0 || target >= t.classTotal) {
         bad.Note(row, target);
         return false;
     }

@@ -50,7 +50,8 @@ public:
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
         gradLossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradLoss), rowInputs);
-        if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), c);
+        if (t_.hasWeight)
+            weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), static_cast<uint64_t>(t_.classTotal));
         if (t_.hasGradZloss) gradZGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradZloss), rowInputs);
         if (t_.hasZloss) lseGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.lseForZloss), n);
         badSlotGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(a.userWorkspace + t_.badSlotOffset),
@@ -199,7 +200,8 @@ private:
         // round trip).
         if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
         AscendC::LocalTensor<float> w;
-        if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>()[t_.weightResident ? g.col0 : 0];
+        if (t_.smoothing && t_.hasWeight)
+            w = weightBuf_.template Get<float>()[t_.weightResident ? t_.classOffset + g.col0 : 0];
         for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
             const int64_t rn = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
             float scale[kChunk];
@@ -285,7 +287,9 @@ private:
         }
         if (t_.hasZloss) lse = ToF32(StagedValue(base + t_.stageLseOff, ur));
         const float targetWeight = t_.hasWeight ? weights_.At(target) : 1.0f;
-        col = (target >= g.col0 && target < g.col0 + g.cols) ? static_cast<int32_t>(target - g.col0) : kRowNoFix;
+        // A shard's target may be another shard's column: live, but no fix-up here.
+        const int64_t local = target - t_.classOffset;
+        col = (local >= g.col0 && local < g.col0 + g.cols) ? static_cast<int32_t>(local - g.col0) : kRowNoFix;
         return ComputeRowTerms(t_, s_, grad, gradZ, lse, targetWeight);
     }
 
@@ -297,7 +301,8 @@ private:
     __aicore__ inline void LoadResidentWeight() {
         weights_.ub = weightBuf_.template Get<float>();
         weights_.resident = true;
-        AscendC::DataCopyPad(weights_.ub, weightGm_, AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.c * 4), 0, 0, 0),
+        AscendC::DataCopyPad(weights_.ub, weightGm_,
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.classTotal * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
@@ -308,7 +313,8 @@ private:
         if (t_.weightBufBytes == 0 || t_.weightResident || g.colTile == loadedColTile_) return;
         if (loadedColTile_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
         AscendC::LocalTensor<float> w = weightBuf_.template Get<float>();
-        AscendC::DataCopyPad(w, weightGm_[g.col0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
+        AscendC::DataCopyPad(w, weightGm_[t_.classOffset + g.col0],
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
         loadedColTile_ = g.colTile;

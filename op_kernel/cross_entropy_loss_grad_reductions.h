@@ -77,7 +77,7 @@ private:
     // sum of weight[k*kWeightChunk, ...) -> slot k: {float}.
     __aicore__ inline void WeightChunk(int64_t k) {
         const int64_t c0 = k * kWeightChunk;
-        const int64_t c1 = c0 + kWeightChunk < t_.c ? c0 + kWeightChunk : t_.c;
+        const int64_t c1 = c0 + kWeightChunk < t_.classTotal ? c0 + kWeightChunk : t_.classTotal;
         float sum = 0.0f;
         AscendC::LocalTensor<float> values = scratch_.GetWithOffset<float>(kWeightSub, kScratchValuesOff);
         for (int64_t s0 = c0; s0 < c1; s0 += kWeightSub) {

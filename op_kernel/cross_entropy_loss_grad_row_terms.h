@@ -5,7 +5,8 @@
 //   mean:      nll_i = g (1-ls) w[t_i] / W,  smooth_i = g ls / (C W),  z_i = (g + gz) / M
 //   sum/none:  nll_i = g_i (1-ls) w[t_i],    smooth_i = g_i ls / C,    z_i = g_i + gz_i
 //   lse_i = 2 * lseSquareScaleForZloss * lseForZloss_i * z_i
-// Ignored rows (and rows with an out-of-range target) get all three = 0.
+// Ignored rows (and rows with an out-of-range target) get all three = 0. C and the
+// sum over k are the whole vocabulary's (classTotal) when logProb is one shard of it.
 #pragma once
 #include "cross_entropy_loss_grad_tiling_data.h"
 

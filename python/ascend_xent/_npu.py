@@ -69,6 +69,27 @@ def require_cann_build() -> None:
             "-Ccmake.define.ASCEND_XENT_CANN=ON (docs/npu_guide.md)")
 
 
+def stream_launch(dev):
+    """The binding's ``launch`` callback for tensors on NPU ``dev`` (steps 3a and 3b above).
+    The workspace lives as long as the callback: keep it until the call has returned."""
+    import torch
+
+    workspaces = []
+
+    def launch(nbytes: int):
+        ptr = 0
+        if nbytes > 0:
+            ws = torch.empty(int(nbytes), dtype=torch.uint8, device=dev)
+            workspaces.append(ws)
+            ptr = int(ws.data_ptr())
+        # Last, after every torch op of this call was issued: this getter empties torch_npu's
+        # task queue for the stream before returning its aclrtStream (see the module docstring).
+        stream = int(torch.npu.current_stream(dev).npu_stream)
+        return ptr, stream
+
+    return launch
+
+
 def run(p: _checks.Prepared):
     """Launch ``p`` (torch tensors on an NPU, ``p.out`` allocated) on the current NPU stream."""
     dev = p.log_prob.device
@@ -83,21 +104,8 @@ def run(p: _checks.Prepared):
             raise ValueError(f"{name}: expected a tensor on {dev} like log_prob, got one on {t.device}")
     descs = [_desc(p.lib, None if t is None else t.detach()) for t in tensors]
 
-    workspaces = []  # keeps the workspace tensor alive until phase 2 has queued the kernel
-
-    def launch(nbytes: int):
-        ptr = 0
-        if nbytes > 0:
-            ws = torch.empty(int(nbytes), dtype=torch.uint8, device=dev)
-            workspaces.append(ws)
-            ptr = int(ws.data_ptr())
-        # Last, after every torch op of this call was issued: this getter empties torch_npu's
-        # task queue for the stream before returning its aclrtStream (see the module docstring).
-        stream = int(torch.npu.current_stream(dev).npu_stream)
-        return ptr, stream
-
     with torch.npu.device(dev):
         call_native(descs[0], descs[1], descs[2], descs[3], descs[4], descs[5], p.reduction,
                     p.ignore_index, p.label_smoothing, p.lse_square_scale_for_zloss, descs[6],
-                    launch=launch)
+                    launch=stream_launch(dev))
     return p.out

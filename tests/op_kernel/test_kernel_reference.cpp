@@ -16,15 +16,8 @@ void RunMatrix(int64_t n, int64_t c, uint64_t seed) {
             for (const char* red : {"none", "mean", "sum"})
                 for (bool weight : {false, true})
                     for (double ls : {0.0, 0.1})
-                        for (int z : {0, 1, 2}) {  // no z-loss; z-loss; z-loss with gradZloss
-                            Options o;
-                            o.reduction = red;
-                            o.weight = weight;
-                            o.labelSmoothing = ls;
-                            o.zlossScale = z ? 1e-2 : 0.0;
-                            o.lse = z > 0;
-                            o.gradZloss = z == 2;
-                            o.ignoreIndex = (combos % 2) ? -100 : 3;  // negative and in-range ignoreIndex
+                        for (int z : {0, 1, 2}) {
+                            const Options o = MatrixOptions(red, weight, ls, z, combos);
                             const Problem p = RandomProblem(n, c, o, seed + combos);
                             const RunResult r = Run(p, o, dtype, tdt);
                             char label[160];

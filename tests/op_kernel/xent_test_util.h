@@ -12,6 +12,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
 #include "ascend_sim/sim.h"
 #include "ascend_sim/numerics/types.h"  // half, bfloat16_t (host-side rounding, as the kernel's Cast)
 
@@ -95,6 +96,20 @@ struct Options {
     double zlossScale = 0.0;
     bool weight = false, gradZloss = false, lse = false;
 };
+
+// A point of the option matrices: z = 0 no z-loss, 1 z-loss, 2 z-loss with gradZloss;
+// ignoreIndex -100 for odd combo numbers, the in-range 3 for even ones.
+inline Options MatrixOptions(const char* reduction, bool weight, double ls, int z, int combo) {
+    Options o;
+    o.reduction = reduction;
+    o.weight = weight;
+    o.labelSmoothing = ls;
+    o.zlossScale = z ? 1e-2 : 0.0;
+    o.lse = z > 0;
+    o.gradZloss = z == 2;
+    o.ignoreIndex = (combo % 2) ? -100 : 3;
+    return o;
+}
 
 // Host inputs of one problem (values already rounded to their dtypes by the caller's tensors).
 struct Problem {
@@ -187,18 +202,31 @@ inline Problem RandomProblem(int64_t n, int64_t c, const Options& o, uint64_t se
     return p;
 }
 
-// inPlace: out is logProb's own tensor (the gradient overwrites the log-probabilities).
-// betweenPhases: called after phase 1 succeeded, before phase 2.
-inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
-                     bool inPlace = false, const std::function<void()>& betweenPhases = {}) {
+// The columns [offset, offset + width) of the problem through the shard API
+// (aclnn_cross_entropy_loss_grad_shard.h), classCount = the problem's C.
+struct Shard {
+    int64_t offset = 0, width = 0;
+};
+
+// The problem through the vendor API, or one shard of it (out and stored.logProb
+// are then the shard's (N, width) columns). inPlace: out is logProb's own tensor (the
+// gradient overwrites the log-probabilities). betweenPhases: called after phase 1
+// succeeded, before phase 2.
+inline RunResult RunWith(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                         const Shard* shard, bool inPlace, const std::function<void()>& betweenPhases) {
     RunResult r;
-    const int64_t N = p.n, C = p.c;
+    const int64_t N = p.n, C = p.c, width = shard ? shard->width : C;
     const bool none = o.reduction == "none";
     const std::vector<int64_t> gradShape = none ? std::vector<int64_t>{N} : std::vector<int64_t>{};
-    DeviceTensor gradLoss(gradShape, dtype), logProb({N, C}, dtype), target({N}, targetDtype), out({N, C}, dtype);
+    DeviceTensor gradLoss(gradShape, dtype), logProb({N, width}, dtype), target({N}, targetDtype),
+        out({N, width}, dtype);
     DeviceTensor weight({C}, ACL_FLOAT), gradZ(gradShape, dtype), lse({N}, dtype);
     gradLoss.Set(p.gradLoss);
-    logProb.Set(p.logProb);
+    std::vector<double> columns(size_t(N * width));
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < width; ++j)
+            columns[size_t(i * width + j)] = p.logProb[size_t(i * C + (shard ? shard->offset : 0) + j)];
+    logProb.Set(columns);
     std::vector<double> t(p.target.begin(), p.target.end());
     target.Set(t);
     weight.Set(p.weight);
@@ -214,10 +242,16 @@ inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclD
     uint64_t wsSize = 0;
     aclOpExecutor* exec = nullptr;
     std::string red = o.reduction;
-    r.status = aclnnCrossEntropyLossGradGetWorkspaceSize(
-        gradLoss.get(), logProb.get(), target.get(), o.weight ? weight.get() : nullptr,
-        o.gradZloss ? gradZ.get() : nullptr, o.lse ? lse.get() : nullptr, red.data(), o.ignoreIndex,
-        o.labelSmoothing, o.zlossScale, inPlace ? logProb.get() : out.get(), &wsSize, &exec);
+    aclTensor* const w = o.weight ? weight.get() : nullptr;
+    aclTensor* const gz = o.gradZloss ? gradZ.get() : nullptr;
+    aclTensor* const l = o.lse ? lse.get() : nullptr;
+    aclTensor* const dst = inPlace ? logProb.get() : out.get();
+    r.status = shard ? aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
+                           gradLoss.get(), logProb.get(), target.get(), w, gz, l, red.data(), o.ignoreIndex,
+                           o.labelSmoothing, o.zlossScale, shard->offset, C, dst, &wsSize, &exec)
+                     : aclnnCrossEntropyLossGradGetWorkspaceSize(gradLoss.get(), logProb.get(), target.get(), w, gz, l,
+                                                                 red.data(), o.ignoreIndex, o.labelSmoothing,
+                                                                 o.zlossScale, dst, &wsSize, &exec);
     if (r.status != ACLNN_SUCCESS) {
         r.message = aclGetRecentErrMsg();
         return r;
@@ -225,13 +259,24 @@ inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclD
     if (betweenPhases) betweenPhases();
     void* ws = nullptr;
     if (wsSize > 0) aclrtMalloc(&ws, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    r.status = aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
+    r.status = shard ? aclnnXentCrossEntropyLossGradShard(ws, wsSize, exec, nullptr)
+                     : aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
     if (r.status != ACLNN_SUCCESS) r.message = aclGetRecentErrMsg();
     if (ws) aclrtFree(ws);
     const DeviceTensor& result = inPlace ? logProb : out;
     r.out = result.Get();
     r.outBytes = result.Bytes();
     return r;
+}
+
+inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                     bool inPlace = false, const std::function<void()>& betweenPhases = {}) {
+    return RunWith(p, o, dtype, targetDtype, nullptr, inPlace, betweenPhases);
+}
+
+inline RunResult RunShard(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                          const Shard& shard) {
+    return RunWith(p, o, dtype, targetDtype, &shard, false, {});
 }
 
 // Against Reference(): the kernel computes in fp32 and rounds once to the output dtype, so
