@@ -151,7 +151,7 @@ def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0
     """Runs the case once on the simulator (NumPy inputs) and models it from the counters."""
     import numpy as np
 
-    from . import _ops, sim
+    from . import _api, sim
 
     if soc is not None:
         sim.set_soc(soc)
@@ -168,7 +168,7 @@ def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0
     lse = np.full(n, 10.0, dtype=npdt) if zloss else None
     grad = 1.0 if reduction != "none" else np.ones(n, dtype=npdt)
     out = np.empty_like(log_prob)
-    _ops.cross_entropy_loss_grad(grad, log_prob, target, w, None, lse, reduction, -100, label_smoothing,
+    _api.cross_entropy_loss_grad(grad, log_prob, target, w, None, lse, reduction, -100, label_smoothing,
                                  1e-4 if zloss else 0.0, out=out)
     stats = sim.last_launch_stats()
     prof = sim.current_profile()

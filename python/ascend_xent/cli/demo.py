@@ -42,7 +42,7 @@ def add_arguments(p) -> None:
 
 
 def _make_inputs(args, dtype_name):
-    from .._checks import numpy_dtype
+    from .._arrays import numpy_dtype
 
     dt = numpy_dtype(dtype_name)
     rng = np.random.default_rng(args.seed)
