@@ -119,8 +119,8 @@ def run(args) -> int:
           f"prologue {'yes' if stats.get('prologue') else 'no'}, "
           f"UB peak {stats.get('ub_peak_bytes', 0) / 1024:.1f} KiB")
     verdict = "PASS" if cmp["ok"] else f"FAIL ({cmp['mismatches']} elements out of tolerance)"
-    print(f"  accuracy   max |out - golden| / max |golden| = {cmp['max_abs_error']:.3e} "
-          f"(tolerance {dtype_name}: rtol {cmp['rtol']:g}, atol {cmp['atol']:g}): {verdict}")
+    print(f"  accuracy   max |out - golden| = {cmp['max_abs_error']:.3e}, {cmp['max_scaled_error']:.3e} of "
+          f"max |golden| (tolerance {dtype_name}: rtol {cmp['rtol']:g}, atol {cmp['atol']:g}): {verdict}")
     print(f"  wall time  kernel {t_kernel:.3f} s on the simulator "
           f"(launch {stats.get('wall_seconds', float('nan')):.3f} s); golden {t_golden:.2f} s")
     rd, wr = stats.get("gm_read_bytes", 0), stats.get("gm_write_bytes", 0)
