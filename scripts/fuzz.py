@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random-case fuzzer for ascend_xent.cross_entropy_loss_grad (issue #6; not run in CI).
+"""Random-case fuzzer for ascend_xent.cross_entropy_loss_grad (not run in CI).
 
 Each case draws N, C, dtype, target dtype, reduction, weight, label smoothing, z-loss
 (with/without grad_zloss), ignore_index (-100, another negative, inside [0, C), huge,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Huge-shape stress run (issue #6; not run in CI): N * C above 2^31.
+"""Huge-shape stress run (not run in CI): N * C above 2^31.
 
 Default N = 65537, C = 32768, float16: N * C = 2^31 + 2^15 elements, so the last row
 starts at element 2^31 and byte 2^32 of log_prob and out (4 GiB each). Options:
