@@ -2,8 +2,9 @@
 
 Every case is on it, in families: the cases without options by vocabulary C (a line over
 N as N x C grows), the cases with options (label smoothing, class weights, z-loss) by
-option set. A family has one colour; ours is a solid line, PyTorch's CPU backward a
-dashed one, torch.exp over the same tensor (the floor of any single pass) a dotted one.
+option set; a family has one marker. The colour is the contender: ours (blue, solid),
+PyTorch's CPU backward (orange, dashed) and torch.exp over the same tensor (grey,
+dotted), the floor of any single pass over it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ from __future__ import annotations
 import sys
 
 DTYPES = ("fp32", "bf16", "fp16")
+MARKERS = "osD^vP*X<>h"
+# contender: (key in ns_per_elem, label, colour, line style, line width)
+CONTENDERS = (("ours", "ours (on the simulator)", "tab:blue", "-", 2.2),
+              ("torch_backward", "PyTorch CPU backward", "tab:orange", "--", 1.5),
+              ("exp", "torch.exp, same tensor (floor)", "0.5", ":", 1.5))
 
 
 def family(r) -> str:
@@ -56,24 +62,17 @@ def plot(results, path):
     if not dtypes:
         return None
     families = sorted({family(r) for r in results}, key=_order)
-    palette = plt.get_cmap("tab10").colors + plt.get_cmap("Dark2").colors
-    color = {f: palette[i % len(palette)] for i, f in enumerate(families)}
+    marker = {f: MARKERS[i % len(MARKERS)] for i, f in enumerate(families)}
     fig, axes = plt.subplots(1, len(dtypes), figsize=(6.4 * len(dtypes) + 3.2, 5.4), squeeze=False,
                              sharex=True, sharey=True)
     for ax, dt in zip(axes[0], dtypes):
         for f in families:
             pts = sorted((r for r in results if r["dtype"] == dt and family(r) == f),
                          key=lambda r: (r["n"] * r["c"], r["c"]))
-            if not pts:
-                continue
-            x = [r["n"] * r["c"] for r in pts]
-            per = {k: [r["ns_per_elem"][k] for r in pts] for k in ("ours", "exp")}
-            ax.plot(x, per["exp"], ":", marker="x", color=color[f], lw=1.3, ms=4, alpha=0.8)
-            tb = [(xi, r["ns_per_elem"]["torch_backward"]) for xi, r in zip(x, pts)
-                  if r["ns_per_elem"]["torch_backward"]]
-            if tb:
-                ax.plot(*zip(*tb), "s--", color=color[f], lw=1.3, ms=5, alpha=0.85)
-            ax.plot(x, per["ours"], "o-", color=color[f], lw=2.2, ms=6)
+            for key, _label, colour, ls, lw in CONTENDERS:
+                xy = [(r["n"] * r["c"], r["ns_per_elem"][key]) for r in pts if r["ns_per_elem"][key]]
+                if xy:
+                    ax.plot(*zip(*xy), ls=ls, lw=lw, marker=marker[f], ms=6, color=colour, alpha=0.9)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(LogLocator(base=10))
@@ -84,10 +83,8 @@ def plot(results, path):
         ax.set_title(f"{dt}, reduction mean", fontsize=11)
         ax.grid(True, which="major", alpha=0.4)
         ax.grid(True, which="minor", alpha=0.12)
-    styles = [Line2D([], [], color="k", ls="-", marker="o", lw=2.2, label="ours (on the simulator)"),
-              Line2D([], [], color="k", ls="--", marker="s", label="PyTorch CPU backward"),
-              Line2D([], [], color="k", ls=":", marker="x", label="torch.exp, same tensor (floor)")]
-    fams = [Line2D([], [], color=color[f], lw=4, label=f) for f in families]
+    styles = [Line2D([], [], color=colour, ls=ls, lw=lw, label=label) for _k, label, colour, ls, lw in CONTENDERS]
+    fams = [Line2D([], [], color="k", ls="", marker=marker[f], ms=7, label=f) for f in families]
     fig.legend(handles=styles + fams, loc="center right", fontsize=9, frameon=False)
     fig.suptitle("CrossEntropyLossGrad, time per element: lower is better (host CPU, interleaved runs)",
                  fontsize=12)

@@ -92,7 +92,9 @@ def build_cases(quick: bool):
         for ls in (0.0, 0.1):
             cases.append(_case(n, c, dt, ls, group="target"))
     if quick:
-        cases += [_case(1, 32000, "fp32"), _case(256, 32000, "fp32"), _case(1024, 151936, "bf16"),
+        # Two small row counts per dtype: with 4096 rows, a line over N x C in the plot.
+        cases += [_case(rows, 32000, dt) for dt in ("fp32", "bf16") for rows in (1, 256)]
+        cases += [_case(1024, 151936, "bf16"),
                   _case(n, c, "fp32", 0.1, weight=True, group="options"),
                   _case(n, c, "bf16", 0.0, zloss=True, group="options"),
                   _case(257, 131073, "fp32", group="vendor"), _case(131073, 257, "fp32", group="vendor")]
@@ -456,7 +458,7 @@ def add_arguments(p):
     """The options (ascend-xent bench has the same)."""
     p.add_argument("--quick", action="store_true",
                    help="about a minute on an idle 2-core host: 4096 x 32000 in fp32 and bf16 with and "
-                        "without label smoothing, and seven other shapes and options")
+                        "without label smoothing, and nine other shapes and options")
     p.add_argument("--name", default=None, help="results file stem (default: quick or full)")
     p.add_argument("--out-dir", default=None,
                    help="directory for <name>.json and <name>.png (default: a new ascend-xent-bench-<date>-<time> "

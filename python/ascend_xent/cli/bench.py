@@ -3,7 +3,7 @@
 Cases: the LLM case N = 4096 rows x C = 32000 classes in fp32 and bf16, with and
 without label smoothing; class weights, z-loss and fp16 at that shape; a sweep of
 vocabularies (32000 to 151936) and row counts (1 to 16384); the vendor's test shapes
-257 x 131073 and 131073 x 257. --quick runs the LLM case and seven others. Each call
+257 x 131073 and 131073 x 257. --quick runs the LLM case and nine others. Each call
 is timed interleaved with the others, rep by rep. Prints a table and writes
 <name>.json (every figure, GM traffic from the simulator's counters, peak memory) and
 <name>.png (time per element against N x C) into --out-dir, by default a new
