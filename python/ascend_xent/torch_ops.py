@@ -46,13 +46,11 @@ def _grad_op(grad_loss: Tensor, log_prob: Tensor, target: Tensor,
 # The NPU implementation (DispatchKey PrivateUse1, the key torch_npu's 'npu' device maps to),
 # next to the default one above (CompositeExplicitAutograd, which serves CPU tensors).
 # Both are the public function, whose launch sends npu tensors to the current NPU stream and
-# host tensors to the simulator. "privateuseone" names that key whether or
-# not torch_npu is loaded (torch_npu renames the backend to "npu" but the name stays valid),
-# so registering it on a machine without torch_npu only adds an entry no tensor reaches.
+# host tensors to the simulator. "privateuseone" names that key whether or not torch_npu is
+# loaded (torch_npu renames the backend to "npu" but the name stays valid), so registering
+# it on a machine without torch_npu only adds an entry no tensor reaches.
 _PRIVATEUSE1 = "privateuseone"
-
-
-_grad_op.register_kernel(_PRIVATEUSE1)(lambda *args: _api.cross_entropy_loss_grad(*args))
+_grad_op.register_kernel(_PRIVATEUSE1)(_api.cross_entropy_loss_grad)
 
 
 @_grad_op.register_fake
