@@ -46,8 +46,9 @@ def _ns(y, _pos=None) -> str:
     return f"{y:g}"
 
 
-def plot(results, path):
-    """Draws ``results`` (the benchmark's cases) into ``path``; returns it, or None."""
+def plot(results, path, meta=None):
+    """Draws ``results`` (the benchmark's cases) into ``path``; returns it, or None.
+    ``meta`` (the results' machine record) adds the host and its load to the title."""
     try:
         import matplotlib
 
@@ -86,8 +87,13 @@ def plot(results, path):
     styles = [Line2D([], [], color=colour, ls=ls, lw=lw, label=label) for _k, label, colour, ls, lw in CONTENDERS]
     fams = [Line2D([], [], color="k", ls="", marker=marker[f], ms=7, label=f) for f in families]
     fig.legend(handles=styles + fams, loc="center right", fontsize=9, frameon=False)
-    fig.suptitle("CrossEntropyLossGrad, time per element: lower is better (host CPU, interleaved runs)",
-                 fontsize=12)
+    title = "CrossEntropyLossGrad, time per element: lower is better (host CPU, interleaved runs)"
+    if meta and meta.get("loadavg_end"):
+        load = meta["loadavg_end"]
+        title += (f"\n{meta.get('cpus')} CPUs; load average at the end over 1 / 5 / 15 minutes: "
+                  + " / ".join(f"{v:.1f}" for v in load)
+                  + (" (above the CPU count: other work shared the CPUs)" if max(load) > (meta.get("cpus") or 0) else ""))
+    fig.suptitle(title, fontsize=12)
     fig.tight_layout(rect=(0, 0, 1 - 3.0 / fig.get_figwidth(), 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)

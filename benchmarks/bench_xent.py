@@ -495,7 +495,7 @@ def run(args):
             doc = json.load(f)
         stem = args.name or os.path.splitext(os.path.basename(args.replot))[0]
         (png_path,) = output_paths(args.out_dir, stem, [".png"])
-        p = _load_plot()(doc["cases"], png_path)
+        p = _load_plot()(doc["cases"], png_path, doc.get("meta"))
         print(f"plot: {p}" if p else "no plot")
         return 0
     try:
@@ -513,6 +513,7 @@ def run(args):
         cases = [c for c in cases if args.only in c["name"]]
     json_path, png_path = output_paths(args.out_dir, name, [".json", ".png"])
 
+    machine = machine_info(torch)  # before the run: its load average is the one at the start
     rss_cases = [c for c in cases if not args.no_rss and (not args.quick or c["group"] == "target")]
     prog = Progress(len(cases) + len(rss_cases))
     prog.show("starting")
@@ -530,7 +531,7 @@ def run(args):
         prog.step("peak RSS " + case["name"])
     prog.close()
 
-    doc = {"meta": dict(machine_info(torch), name=name, quick=args.quick, seconds=time.monotonic() - t0,
+    doc = {"meta": dict(machine, name=name, quick=args.quick, seconds=time.monotonic() - t0,
                         sim_profile=xent.current_profile(), sim_host_threads=xent.host_threads(),
                         loadavg_end=os.getloadavg(), settle_ms=args.settle_ms,
                         note="times are medians over interleaved reps; ratios are medians of per-rep ratios"),
@@ -555,7 +556,7 @@ def run(args):
         print("  all met")
     print(f"\nJSON: {json_path}")
     if not args.no_plot:
-        p = _load_plot()(results, png_path)
+        p = _load_plot()(results, png_path, doc["meta"])
         if p:
             print(f"plot: {p}")
     return 0
