@@ -29,13 +29,21 @@ struct RowTerms {
 
 // a * b * c with no intermediate overflow where the product fits in float: the
 // factors of least and greatest magnitude first (|lo * hi| <= |product| when
-// |mid| >= 1, and < |hi| otherwise).
-__aicore__ inline float Product3(float a, float b, float c) {
-    const float m[3] = {a < 0.0f ? -a : a, b < 0.0f ? -b : b, c < 0.0f ? -c : c};
-    const int hi = m[0] >= m[1] ? (m[0] >= m[2] ? 0 : 2) : (m[1] >= m[2] ? 1 : 2);
-    const int lo = m[0] < m[1] ? (m[0] < m[2] ? 0 : 2) : (m[1] < m[2] ? 1 : 2);
-    const float v[3] = {a, b, c};  // lo != hi: ties go to the first index for hi, the last for lo
-    return (v[lo] * v[hi]) * v[3 - lo - hi];
+// |mid| >= 1, and < |hi| otherwise). Sorted by swaps, so a NaN (which compares
+// false) still leaves a permutation and the product stays NaN.
+__aicore__ inline float Magnitude(float v) { return v < 0.0f ? -v : v; }
+__aicore__ inline void SwapIfLarger(float& x, float& y) {
+    if (Magnitude(x) > Magnitude(y)) {
+        const float t = x;
+        x = y;
+        y = t;
+    }
+}
+__aicore__ inline float Product3(float lo, float mid, float hi) {
+    SwapIfLarger(lo, mid);
+    SwapIfLarger(mid, hi);
+    SwapIfLarger(lo, mid);
+    return (lo * hi) * mid;
 }
 
 // Under mean the ratios w[t_i] / W and sum_k w_k / W are formed first: each is

@@ -23,7 +23,7 @@ import torch
 import torch.distributed as dist
 from torch import Tensor
 
-from . import _backends, _checks, _ops
+from . import _checks, _launch
 
 __all__ = ["vocab_parallel_cross_entropy", "cross_entropy_loss_grad_shard"]
 
@@ -66,25 +66,8 @@ def cross_entropy_loss_grad_shard(grad_loss, log_prob, target, weight=None, grad
         weight = weight.detach().to(torch.float32).contiguous()
     if p.out is None:
         p.out = torch.empty((p.n, p.c), dtype=log_prob.dtype, device=log_prob.device)
-    if p.n == 0:
-        return p.out
-    tensors = [p.grad_loss, p.log_prob, p.target, weight, p.grad_zloss, p.lse_for_zloss, p.out]
-    d = [_ops._desc(p.lib, None if t is None else t.detach()) for t in tensors]
-    args = (d[0], d[1], d[2], d[3], d[4], d[5], p.reduction, p.ignore_index, p.label_smoothing,
-            p.lse_square_scale_for_zloss, class_offset, class_count, d[6])
-    try:
-        if _backends.backend_for_device(log_prob.device.type) == _backends.NPU:
-            from . import _npu
-
-            _npu.require_torch_npu(log_prob.device)
-            _npu.require_cann_build()
-            with torch.npu.device(log_prob.device):
-                _ops.native().cross_entropy_loss_grad_shard(*args, launch=_npu.stream_launch(log_prob.device))
-        else:
-            _ops.native().cross_entropy_loss_grad_shard(*args)
-    except (TypeError, ValueError) as e:
-        raise type(e)(_ops.python_message(str(e))) from None
-    return p.out
+    p.weight = weight
+    return _launch.run(p, shard=(class_offset, class_count))
 
 
 def _check_inputs(logits, target, weight):
