@@ -47,7 +47,10 @@ FIGURES = {
     "vector_bytes_per_cycle": (256.0, "source",
                                _VEC_TABLE + ": Add, Mul, Muls, Adds, Axpy, Cast, Compare, Select, Duplicate on float "
                                "64 elements (256 B) per cycle, one repeat per cycle"),
-    "clock_hz": (1.8e9, "assumption", "no published AI Core clock for the 910B found"),
+    "clock_hz": (1.8e9, "assumption",
+                 "no published AI Core clock for the 910B found; MindSpore's profiler prices peak FLOPS as clock x "
+                 "AI cores x 4096 x 2 (flops_parser.py), which with third-party 910B FP16 peaks (280-320 TFLOPS, "
+                 "20-24 AI cores) gives 1.4-2.0 GHz"),
     "DMA_ISSUE_CYCLES": (200, "assumption",
                          "per DataCopy/DataCopyPad: descriptor issue and first-byte latency; the vendor guide only says "
                          "copies of 16 KB and more get near-best bandwidth (尽量一次搬运较大的数据块.md)"),
