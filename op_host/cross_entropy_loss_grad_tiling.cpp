@@ -32,6 +32,9 @@ constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, 
 constexpr int64_t kRowOverhead = 1024;    // per-row scalars and target fix-up (and a Muls unless rows share a scale)
 constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
+// With column tiles a core's consecutive tiles share rows: their per-row inputs are
+// staged for this many rows at once (one small DMA each instead of one per row).
+constexpr int64_t kBlockStageRows = 64;
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
 // also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
 // partial it reads, the targets of its tiles); at 16 KiB per core they stay under
@@ -45,6 +48,7 @@ int64_t RoundUp(int64_t x, int64_t m) { return CeilDiv(x, m) * m; }
 
 struct Shape {
     int64_t elemBytes, granule, targetBytes;
+    int64_t n, c;
     bool none, zloss, gradZ;
     bool weightTile;              // weighted smoothing with weight columns loaded per column tile
     int64_t residentWeightBytes;  // > 0: the whole weight in UB, this many bytes
@@ -74,7 +78,9 @@ void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGra
     t.ioBufBytes = Align32(rows * pitch * s.elemBytes);
     t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
     t.weightBufBytes = s.residentWeightBytes > 0 ? s.residentWeightBytes : s.weightTile ? Align32(cols * 4) : 0;
-    const StageLayout st = Stage(s, rows);
+    // Row-packed, a tile's rows are all a staging can share; with column tiles, a block.
+    t.stageRows = cols < s.c ? std::min<int64_t>(std::max<int64_t>(s.n, 1), std::max(rows, kBlockStageRows)) : rows;
+    const StageLayout st = Stage(s, t.stageRows);
     t.stageBytes = st.bytes;
     t.stageGradOff = st.gradOff;
     t.stageGzOff = st.gzOff;
@@ -165,6 +171,8 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     s.elemBytes = DtypeBytes(p.dtype);
     s.granule = 32 / s.elemBytes;
     s.targetBytes = p.targetBytes;
+    s.n = p.n;
+    s.c = p.c;
     s.none = p.reduction == XENT_NONE;
     s.zloss = t.hasZloss;
     s.gradZ = t.hasGradZloss;

@@ -84,6 +84,7 @@ public:
         }
         const int64_t first = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
         const int64_t count = t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
+        lastTile_ = first + count - 1;
         AscendC::LocalTensor<T> x;  // the tile being computed: logProb in, xGrad out
         if (count > 0) {
             CopyIn(first, 0);
@@ -139,34 +140,52 @@ private:
                              AscendC::DataCopyPadExtParams<U>(false, 0, 0, 0));
     }
 
-    // The tile's per-row inputs in one of the two stage areas. Consecutive tiles of
-    // the same rows (a row's column tiles, in row-major order) share one staging: no
-    // DMA and no flag for the later ones. A new staging goes to the area the
-    // previous tile does not use: the next Compute still reads that one.
-    __aicore__ inline void StageTile(const Tile& g, int32_t slot) {
-        if (g.row0 == stagedRow0_ && g.rows == stagedRows_) {
+    // The tile's per-row inputs in one of the two stage areas. A staging holds up to
+    // stageRows rows from the tile's first on (no further than the last row of this
+    // core's tiles that follow in order), so later tiles whose rows it holds (a row's
+    // column tiles, the next rows of a column tile) need no DMA and no flag. A new
+    // staging goes to the area the previous tile does not use: the next Compute
+    // still reads that one.
+    __aicore__ inline void StageTile(const Tile& g, int64_t index, int32_t slot) {
+        if (g.row0 >= stagedRow0_ && g.row0 + g.rows <= stagedRow0_ + stagedRows_) {
             tileStage_[slot] = lastStage_;
             tileWaits_[slot] = false;
+            tileRowBase_[slot] = g.row0 - stagedRow0_;
             return;
         }
         const int32_t stage = lastStage_ ^ 1;
-        StageRows(targetGm_, g.row0, g.rows, stage, 0);
-        if (t_.reduction == XENT_NONE) StageRows(gradLossGm_, g.row0, g.rows, stage, t_.stageGradOff);
-        if (t_.reduction == XENT_NONE && t_.hasGradZloss) StageRows(gradZGm_, g.row0, g.rows, stage, t_.stageGzOff);
-        if (t_.hasZloss) StageRows(lseGm_, g.row0, g.rows, stage, t_.stageLseOff);
+        const int64_t end = RowsEnd(index);
+        const int64_t rows = end - g.row0 < t_.stageRows ? end - g.row0 : t_.stageRows;
+        StageRows(targetGm_, g.row0, rows, stage, 0);
+        if (t_.reduction == XENT_NONE) StageRows(gradLossGm_, g.row0, rows, stage, t_.stageGradOff);
+        if (t_.reduction == XENT_NONE && t_.hasGradZloss) StageRows(gradZGm_, g.row0, rows, stage, t_.stageGzOff);
+        if (t_.hasZloss) StageRows(lseGm_, g.row0, rows, stage, t_.stageLseOff);
         AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
         lastStage_ = stage;
         stagedRow0_ = g.row0;
-        stagedRows_ = g.rows;
+        stagedRows_ = rows;
         tileStage_[slot] = stage;
         tileWaits_[slot] = true;
+        tileRowBase_[slot] = 0;
+    }
+
+    // One past the last row of this core's tiles from `index` on whose rows only grow:
+    // to its last tile (row-major), or to its last tile in index's column tile (column-major).
+    __aicore__ inline int64_t RowsEnd(int64_t index) const {
+        int64_t last = lastTile_;
+        if (t_.colMajorTiles) {
+            const int64_t columnEnd = (index / t_.rowTiles + 1) * t_.rowTiles - 1;
+            last = last < columnEnd ? last : columnEnd;
+        }
+        const Tile g = TileAt(last);
+        return g.row0 + g.rows;
     }
 
     // Per-row inputs first (their MTE2_S flag then need not wait for the tile), then the
     // tile. slot: the tile's parity, which names its queue buffers and its stage record.
     __aicore__ inline void CopyIn(int64_t index, int32_t slot) {
         const Tile g = TileAt(index);
-        StageTile(g, slot);
+        StageTile(g, index, slot);
 
         AscendC::LocalTensor<T> x = ioQ_.template AllocTensor<T>();
         AscendC::DataCopyPad(x, logProbGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0],
@@ -211,7 +230,7 @@ private:
             bool anyFix = false;
             for (int64_t k = 0; k < rn; ++k) {
                 int32_t col = kRowDead;
-                const RowTerms terms = TermsOfRow(g, r0 + k, stage, col);
+                const RowTerms terms = TermsOfRow(g, r0 + k, stage, tileRowBase_[slot], col);
                 scale[k] = terms.scale;
                 smooth[k] = terms.smooth;
                 nll[k] = terms.nll;
@@ -269,9 +288,10 @@ private:
         ioQ_.FreeTensor(y);
     }
 
-    // scale_i, smooth_i, nll_i of tile row r; col = target column inside the tile, kRowNoFix, or kRowDead.
-    __aicore__ inline RowTerms TermsOfRow(const Tile& g, int64_t r, int32_t stage, int32_t& col) {
-        const uint32_t ur = static_cast<uint32_t>(r);
+    // scale_i, smooth_i, nll_i of tile row r (staged at rowBase + r); col = target column
+    // inside the tile, kRowNoFix, or kRowDead.
+    __aicore__ inline RowTerms TermsOfRow(const Tile& g, int64_t r, int32_t stage, int64_t rowBase, int32_t& col) {
+        const uint32_t ur = static_cast<uint32_t>(rowBase + r);
         const int64_t base = stage * t_.stageBytes;
         const int64_t target = static_cast<int64_t>(
             stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(base))
@@ -341,10 +361,10 @@ private:
                              AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
     }
 
-    // Elements of U in one 32-byte-aligned stage area of tileRows values.
+    // Elements of U in one 32-byte-aligned stage area of stageRows values.
     template <class U>
     __aicore__ inline uint32_t StageElems() const {
-        return static_cast<uint32_t>((t_.tileRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
+        return static_cast<uint32_t>((t_.stageRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
     }
     // First UB element of tile row r.
     __aicore__ inline int64_t Row(const Tile& g, int64_t r) const { return r * g.pitch; }
@@ -381,8 +401,11 @@ private:
     AscendC::TEventID stageEvent_[2] = {0, 0};
     int32_t lastStage_ = 1;  // the stage area of the last staging (the first goes to 0)
     int64_t stagedRow0_ = -1, stagedRows_ = 0;
-    int32_t tileStage_[2] = {0, 0};  // per tile slot: its stage area, and whether Compute waits for it
+    // Per tile slot: its stage area, whether Compute waits for it, and the staged row of its first row.
+    int32_t tileStage_[2] = {0, 0};
     bool tileWaits_[2] = {false, false};
+    int64_t tileRowBase_[2] = {0, 0};
+    int64_t lastTile_ = -1;  // this core's last tile
     LaunchScalars s_;
     BadRowTracker bad_;
     int64_t core_ = 0;

@@ -64,6 +64,7 @@ struct CrossEntropyLossGradTilingData {
     int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (kIoBuffers of them)
     int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
     int64_t weightBufBytes;  // the whole weight (weightResident), or one tile's weight columns (weighted smoothing), else 0
+    int64_t stageRows;       // rows one stage holds: tileRows row-packed, more with column tiles (one DMA for many rows)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
     int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;
