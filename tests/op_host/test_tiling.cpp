@@ -43,6 +43,12 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
+    // A stage holds a tile's rows; with column tiles a block of up to 64 rows.
+    if (p.n > 0) {
+        const int64_t block = t.colTiles > 1 ? std::min<int64_t>(p.n, std::max<int64_t>(t.tileRows, 64)) : t.tileRows;
+        XCHECK_EQ(t.stageRows, block);
+        XCHECK(t.stageBytes >= (t.stageRows * p.targetBytes + 31) / 32 * 32);
+    }
     if (p.n == 0) {
         XCHECK_EQ(r.workspaceBytes, uint64_t(0));
         return;
