@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -26,10 +27,14 @@ inline KernelMode& kernel_mode() {
     static thread_local KernelMode m = KernelMode::MIX_MODE;
     return m;
 }
-inline uint64_t& tiling_key() {
-    static thread_local uint64_t k = 0;
-    return k;
-}
+#ifdef ASCEND_XENT_TWIN_SOC
+// The SoC of the tikicpulib::<soc> target linked, unless ASCEND_XENT_SOC names one.
+inline const bool socChosen = [] {
+    const char* e = std::getenv("ASCEND_XENT_SOC");
+    if (!e || !*e) ascend_sim::set_soc(ASCEND_XENT_TWIN_SOC);
+    return true;
+}();
+#endif
 }  // namespace sim_twin
 
 // Recorded only: every simulated block is an AIV core.
@@ -37,7 +42,8 @@ inline void SetKernelMode(KernelMode mode) { sim_twin::kernel_mode() = mode; }
 
 }  // namespace AscendC
 
-#define ICPU_SET_TILING_KEY(key) (AscendC::sim_twin::tiling_key() = uint64_t(key))
+// The key TILING_KEY_IS compares with in the next launches.
+#define ICPU_SET_TILING_KEY(key) (g_tilingKey = uint64_t(key))
 
 #define ICPU_RUN_KF(func, blockdim, ...)                                                   \
     do {                                                                                \
