@@ -4,8 +4,8 @@
 //   AscendC::SetKernelMode(KernelMode::AIV_MODE);
 //   ICPU_RUN_KF(my_kernel, blockDim, x, y, workspace, tiling);
 //   AscendC::GmFree(x);
-// Differences: blocks run as host threads (CANN forks a process per core), and
-// a check failure throws ascend_sim::SimViolation after printing it.
+// Differences: blocks run as fibers on host threads (CANN forks a process per
+// core), and a check failure throws ascend_sim::SimViolation after printing it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,14 +27,19 @@ inline KernelMode& kernel_mode() {
     static thread_local KernelMode m = KernelMode::MIX_MODE;
     return m;
 }
+// The SoC of the tikicpulib::<soc> target linked, at the first launch, unless
+// ASCEND_XENT_SOC names one (a static initialiser could run before the
+// simulator's own).
+inline void choose_soc() {
 #ifdef ASCEND_XENT_TWIN_SOC
-// The SoC of the tikicpulib::<soc> target linked, unless ASCEND_XENT_SOC names one.
-inline const bool socChosen = [] {
-    const char* e = std::getenv("ASCEND_XENT_SOC");
-    if (!e || !*e) ascend_sim::set_soc(ASCEND_XENT_TWIN_SOC);
-    return true;
-}();
+    static const bool chosen = [] {
+        const char* e = std::getenv("ASCEND_XENT_SOC");
+        if (!e || !*e) ascend_sim::set_soc(ASCEND_XENT_TWIN_SOC);
+        return true;
+    }();
+    (void)chosen;
 #endif
+}
 }  // namespace sim_twin
 
 // Recorded only: every simulated block is an AIV core.
@@ -48,6 +53,7 @@ inline void SetKernelMode(KernelMode mode) { sim_twin::kernel_mode() = mode; }
 #define ICPU_RUN_KF(func, blockdim, ...)                                                   \
     do {                                                                                \
         try {                                                                           \
+            AscendC::sim_twin::choose_soc();                                            \
             ascend_sim::run_kernel(#func, (blockdim), [&] { func(__VA_ARGS__); });       \
         } catch (const ascend_sim::SimViolation& icpu_e_) {                            \
             std::fprintf(stderr, "%s\n", icpu_e_.what());                               \
