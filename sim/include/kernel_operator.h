@@ -35,3 +35,4 @@
 #include "ascend_sim/kernel_sys_var.h"
 #include "ascend_sim/kernel_tiling.h"
 #include "ascend_sim/kernel_utils.h"
+#include "utils/debug/asc_assert.h"

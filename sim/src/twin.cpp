@@ -1,8 +1,11 @@
 // The CPU-twin compatibility layer's out-of-line parts: LocalTensors on a raw
 // UB address, the tiling copy, and the tiling key ICPU_SET_TILING_KEY sets.
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "ascend_sim/kernel_defs.h"
+#include "ascend_sim/kernel_assert.h"
 #include "ascend_sim/runtime_state.h"
 
 uint64_t g_tilingKey = 0;
@@ -42,3 +45,16 @@ void tiling_copy(const char* api, void* dst, const void* src, size_t bytes) {
 }
 
 }  // namespace ascend_sim::detail
+
+namespace ascend_sim::twin {
+
+void assert_failed_msg(const char* expr, const char* file, unsigned line, const char* func, const std::string& msg) {
+    if (detail::block_idx_or_none() < 0) {  // on the host: the C library's behaviour
+        std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, func, expr);
+        std::abort();
+    }
+    detail::fail("assert", "assertion failed", "%s:%u: %s: Assertion `%s' failed. %s", file, line, func, expr,
+                 msg.c_str());
+}
+
+}  // namespace ascend_sim::twin

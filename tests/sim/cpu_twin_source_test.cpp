@@ -187,3 +187,15 @@ XTEST(utilities_follow_cann) {
     XCHECK_EQ(AscendC::CeilDivision(9, 0), 0);
     static_assert(g_coreType == AscendC::AIV && ASCEND_IS_AIV && ASCEND_IS_NOT_AIC);
 }
+
+XTEST(kernel_assert_fails_its_block_with_the_message) {
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("asserting", 2,
+                                              [] {
+                                                  const int64_t i = AscendC::GetBlockIdx();
+                                                  assert(i == 0, "block %lld is not 0\n", (long long)i);
+                                                  ascendc_assert(i >= 0);
+                                              }),
+                       "assert (block 1)", "Assertion `i == 0' failed. block 1 is not 0");
+    ascend_sim::run_kernel("asserting", 1, [] { assert(AscendC::GetBlockIdx() == 0); });
+    static_assert(AscendC::GetUBSizeInBytes() == 0 && AscendC::GetDataBlockSizeInBytes() == 32);
+}

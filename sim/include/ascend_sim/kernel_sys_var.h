@@ -24,3 +24,15 @@ namespace AscendC {
 // Resets the mask and atomic state on the NPU; the simulator keeps none.
 inline void InitSocState() {}
 }  // namespace AscendC
+
+namespace AscendC {
+// As kernel_operator_sys_var_intf.h defines them: the UB size queries give
+// 256 KiB on arch 3510 and 0 on the others (2201 included).
+constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+constexpr uint32_t GetUBSizeInBytes() { return 256 * 1024; }
+#else
+constexpr uint32_t GetUBSizeInBytes() { return 0; }
+#endif
+inline uint32_t GetRuntimeUBSize() { return GetUBSizeInBytes(); }
+}  // namespace AscendC
