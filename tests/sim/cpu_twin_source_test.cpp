@@ -1,6 +1,7 @@
 // The source surface CANN's CPU-twin programs use compiles and behaves as
 // CANN declares it: qualifiers, block_idx, InitSocState, static tensors from
-// LocalMemAllocator, tiling macros and keys, printf, DumpTensor, utilities.
+// LocalMemAllocator, tiling macros and keys, printf, DumpTensor, assert, utilities.
+#undef NDEBUG  // the kernel-side assert is empty with NDEBUG, as in CANN; Release builds set it
 #include <cstring>
 #include <string>
 
