@@ -186,6 +186,8 @@ XTEST(utilities_follow_cann) {
     static_assert(AscendC::DivCeil(33, 32) == 2 && AscendC::AlignUp(33, 32) == 64 && AscendC::ConstCeil(64, 32) == 2);
     XCHECK_EQ(AscendC::Ceil(1, 8), 1u);
     XCHECK_EQ(AscendC::CeilDivision(9, 0), 0);
+    static_assert(std::is_same_v<AscendC::Conditional<false, int8_t, float>::type, float>);
+    static_assert(std::is_same_v<AscendC::ConditionalMulti<true, false, int8_t, half, float, int>::type, half>);
     static_assert(g_coreType == AscendC::AIV && ASCEND_IS_AIV && ASCEND_IS_NOT_AIC);
 }
 

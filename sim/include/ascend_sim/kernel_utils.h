@@ -1,5 +1,6 @@
 // The small utilities kernels take from CANN's headers (impl/basic_api/utils/
-// kernel_utils_ceil_oom_que.h): type traits and integer rounding.
+// kernel_utils_ceil_oom_que.h, kernel_utils_constants.h): type traits and
+// integer rounding.
 #pragma once
 #include <cstdint>
 
@@ -17,6 +18,20 @@ template <typename T, typename U>
 struct IsSameType : public FalseType {};
 template <typename T>
 struct IsSameType<T, T> : public TrueType {};
+
+template <bool condition, class T1, class T2>
+struct Conditional {
+    using type = T1;
+};
+template <class T1, class T2>
+struct Conditional<false, T1, T2> {
+    using type = T2;
+};
+template <bool condition1, bool condition2, class T1, class T2, class T3, class T4>
+struct ConditionalMulti {
+    using type = typename Conditional<condition1, typename Conditional<condition2, T1, T2>::type,
+                                      typename Conditional<condition2, T3, T4>::type>::type;
+};
 
 // Whether T is one of U, Args... (the dtype lists of static_asserts).
 template <typename T, typename U, typename... Args>
