@@ -23,10 +23,14 @@ using sim_test::Gm;
 using sim_test::sync;
 
 namespace {
-using Kernel = std::function<void(bool sync)>;
+// A kernel over 2 KiB of float UB, with or without its own sync.
+using Kernel = std::function<void(const LocalTensor<float>& t, bool sync)>;
 
 void run(const Kernel& k, bool withSync) {
-    ascend_sim::run_kernel("auto_sync", 1, [&] { k(withSync); });
+    ascend_sim::run_kernel("auto_sync", 1, [&] {
+        Calc c(2048);
+        k(c.get<float>(), withSync);
+    });
 }
 
 // The kernel without its sync reports a hazard whose message holds every part.
@@ -70,9 +74,7 @@ void kernels_job(const Kernel& k, std::initializer_list<const char*> parts) {
 
 XTEST(v_to_s_raw_getvalue_after_vector_write) {
     compiler_synced(
-        [](bool s) {
-            Calc c(1024);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             Duplicate(t, 0.5f, 256);
             if (s) sync<HardEvent::V_S>();
             XCHECK_EQ(t.GetValue(3), 0.5f);
@@ -82,9 +84,7 @@ XTEST(v_to_s_raw_getvalue_after_vector_write) {
 
 XTEST(v_to_s_war_setvalue_over_vector_source) {
     compiler_synced(
-        [](bool s) {
-            Calc c(1024);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             for (int i = 0; i < 8; ++i) t.SetValue(i, 1.0f);
             sync<HardEvent::S_V>();
             Muls(t[64], t, 2.0f, 8);
@@ -96,9 +96,7 @@ XTEST(v_to_s_war_setvalue_over_vector_source) {
 
 XTEST(s_to_v_raw_vector_reads_setvalue) {
     compiler_synced(
-        [](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             for (int i = 0; i < 8; ++i) t.SetValue(i, float(i));
             if (s) sync<HardEvent::S_V>();
             Muls(t[64], t, 3.0f, 8);
@@ -108,9 +106,7 @@ XTEST(s_to_v_raw_vector_reads_setvalue) {
 
 XTEST(s_to_v_waw_vector_overwrites_setvalue) {
     compiler_synced(
-        [](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             t(0) = 1.0f;
             if (s) sync<HardEvent::S_V>();
             Duplicate(t, 2.0f, 64);
@@ -121,9 +117,7 @@ XTEST(s_to_v_waw_vector_overwrites_setvalue) {
 XTEST(mte2_to_s_raw_getvalue_after_datacopy) {
     Gm<float> x(64, "x");
     compiler_synced(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             DataCopy(t, global(x.p, 64), 64);
             if (s) sync<HardEvent::MTE2_S>();
             (void)t.GetValue(5);
@@ -134,9 +128,7 @@ XTEST(mte2_to_s_raw_getvalue_after_datacopy) {
 XTEST(s_to_mte2_waw_datacopy_over_setvalue) {
     Gm<float> x(64, "x");
     compiler_synced(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             t.SetValue(0, 1.0f);
             if (s) sync<HardEvent::S_MTE2>();
             DataCopy(t, global(x.p, 64), 64);
@@ -147,9 +139,7 @@ XTEST(s_to_mte2_waw_datacopy_over_setvalue) {
 XTEST(s_to_mte3_raw_datacopy_out_of_setvalue) {
     Gm<float> y(64, "y");
     compiler_synced(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             fill_for_mte3(t, 1.0f, 64);
             sync<HardEvent::V_S>();
             t.SetValue(0, 2.0f);
@@ -162,9 +152,7 @@ XTEST(s_to_mte3_raw_datacopy_out_of_setvalue) {
 XTEST(mte3_to_s_war_setvalue_over_datacopy_source) {
     Gm<float> y(64, "y");
     compiler_synced(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             fill_for_mte3(t, 1.0f, 64);
             sync<HardEvent::V_S>();
             DataCopy(global(y.p, 64), t, 64);
@@ -177,9 +165,7 @@ XTEST(mte3_to_s_war_setvalue_over_datacopy_source) {
 XTEST(mte3_to_s_raw_global_getvalue_after_datacopy_out) {
     Gm<float> y(64, "y");
     compiler_synced(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             fill_for_mte3(t, 1.0f, 64);
             const auto g = global(y.p, 64);
             DataCopy(g, t, 64);
@@ -192,9 +178,7 @@ XTEST(mte3_to_s_raw_global_getvalue_after_datacopy_out) {
 
 XTEST(v_to_v_raw_dependent_vector_instructions) {
     compiler_synced(
-        [](bool s) {
-            Calc c(1024);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             Duplicate(t, 1.0f, 128);
             if (s) PipeBarrier<PIPE_V>();
             Exp(t[128], t, 128);
@@ -204,9 +188,7 @@ XTEST(v_to_v_raw_dependent_vector_instructions) {
 
 XTEST(v_to_v_war_vector_overwrites_a_source) {
     compiler_synced(
-        [](bool s) {
-            Calc c(2048);
-            auto t = c.get<float>();
+        [](const LocalTensor<float>& t, bool s) {
             Duplicate(t, 1.0f, 512);
             PipeBarrier<PIPE_V>();
             Add(t[256], t, t[128], 64);
@@ -219,9 +201,7 @@ XTEST(v_to_v_war_vector_overwrites_a_source) {
 XTEST(mte2_to_v_stays_the_kernels_job) {
     Gm<float> x(64, "x");
     kernels_job(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             DataCopy(t, global(x.p, 64), 64);
             if (s) sync<HardEvent::MTE2_V>();
             Muls(t[64], t, 2.0f, 64);
@@ -232,9 +212,7 @@ XTEST(mte2_to_v_stays_the_kernels_job) {
 XTEST(v_to_mte3_stays_the_kernels_job) {
     Gm<float> y(64, "y");
     kernels_job(
-        [&](bool s) {
-            Calc c(256);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             Duplicate(t, 1.0f, 64);
             if (s) sync<HardEvent::V_MTE3>();
             DataCopy(global(y.p, 64), t, 64);
@@ -245,9 +223,7 @@ XTEST(v_to_mte3_stays_the_kernels_job) {
 XTEST(v_to_mte2_war_stays_the_kernels_job) {
     Gm<float> x(64, "x");
     kernels_job(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             DataCopy(t, global(x.p, 64), 64);
             sync<HardEvent::MTE2_V>();
             Muls(t[64], t, 2.0f, 64);
@@ -260,9 +236,7 @@ XTEST(v_to_mte2_war_stays_the_kernels_job) {
 XTEST(mte3_to_mte2_on_gm_stays_the_kernels_job) {
     Gm<float> ws(64, "ws");
     kernels_job(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             const auto g = global(ws.p, 64);
             fill_for_mte3(t, 1.0f, 64);
             DataCopy(g, t, 64);
@@ -275,9 +249,7 @@ XTEST(mte3_to_mte2_on_gm_stays_the_kernels_job) {
 XTEST(overlapping_mte2_copies_stay_the_kernels_job) {
     Gm<float> x(128, "x");
     kernels_job(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             DataCopy(t, global(x.p, 128), 64);
             if (s) PipeBarrier<PIPE_MTE2>();
             DataCopy(t, global(x.p + 64, 64), 64);
@@ -289,9 +261,7 @@ XTEST(overlapping_mte2_copies_stay_the_kernels_job) {
 XTEST(global_setvalue_after_dma_stays_the_kernels_job) {
     Gm<float> x(64, "x");
     kernels_job(
-        [&](bool s) {
-            Calc c(512);
-            auto t = c.get<float>();
+        [&](const LocalTensor<float>& t, bool s) {
             const auto g = global(x.p, 64);
             DataCopy(t, g, 64);
             if (s) sync<HardEvent::MTE2_S>();
