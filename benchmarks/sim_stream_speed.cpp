@@ -1,4 +1,4 @@
-// Streaming speed of the simulator (issue #2 item 7): a kernel that streams
+// Streaming speed of the simulator: a kernel that streams
 // 1 GiB of float through UB in double-buffered tiles (DataCopy in, Exp, Muls,
 // Adds, DataCopy out, with every check, hazard record and counter on) against
 // a plain C++ loop doing the same arithmetic over the same arrays.

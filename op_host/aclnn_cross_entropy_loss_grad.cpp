@@ -6,11 +6,14 @@
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "ascend_xent/launch_info.h"
 #include "cross_entropy_loss_grad_checks.h"
+#include "cross_entropy_loss_grad_executor.h"
 #include "cross_entropy_loss_grad_launch.h"
 #include "cross_entropy_loss_grad_tiling.h"
+#include "device_memory.h"
 #include "error_report.h"
 #include "platform_info.h"
 
@@ -24,6 +27,7 @@ struct Executor {
     CheckedArgs args;
     TilingResult tiling;
     uint64_t libApiWorkspaceBytes = 0;
+    TilingPlatform platform;  // captured at phase 1; phase 2 launches on it
 };
 
 // Live executors: phase 2 accepts only these, so a used (freed) one is refused.
@@ -38,6 +42,30 @@ aclnnStatus Report(aclnnStatus status, const char* api, const std::string& messa
 }
 
 GmBuffer Buffer(const TensorArg& t) { return GmBuffer{t.data, t.bytes}; }
+
+struct NamedTensor {
+    TensorArg* arg;
+    const char* name;
+};
+
+// The tensors the launch reads or writes (z-loss inputs only with z-loss on), as the API names them.
+std::vector<NamedTensor> LaunchTensors(CheckedArgs& a, bool zloss) {
+    std::vector<NamedTensor> v = {{&a.gradLoss, "gradLoss"}, {&a.logProb, "logProb"}, {&a.target, "target"},
+                                  {&a.weight, "weightOptional"}, {&a.out, "out"}};
+    if (zloss) v.insert(v.end(), {{&a.gradZloss, "gradZlossOptional"}, {&a.lseForZloss, "lseForZlossOptional"}});
+    return v;
+}
+
+// Phase 2: each tensor's memory must still be the allocation phase 1 saw.
+aclnnStatus CheckStillAllocated(CheckedArgs& a, bool zloss) {
+    for (const NamedTensor& t : LaunchTensors(a, zloss)) {
+        if (t.arg->allocation == 0 || DeviceAllocationOf(t.arg->data, t.arg->bytes) == t.arg->allocation) continue;
+        return Report(ACLNN_ERR_PARAM_INVALID, kPhase2,
+                      std::string(t.name) + ": its device memory was freed (aclrtFree) after " + kPhase1 +
+                          "; every tensor's memory must stay allocated until " + kPhase2 + " returns");
+    }
+    return ACLNN_SUCCESS;
+}
 
 ascend_xent::LaunchInfo InfoOf(const Executor& e) {
     const CrossEntropyLossGradTilingData& t = e.tiling.data;
@@ -75,11 +103,33 @@ aclnnStatus CheckTargets(const Executor& e, void* workspace) {
     if (row == kNoBadRow) return ACLNN_SUCCESS;
     return Report(ACLNN_ERR_PARAM_INVALID, kPhase2,
                   "target[" + std::to_string(row) + "] = " + std::to_string(value) + " is outside [0, " +
-                      std::to_string(t.c) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
+                      std::to_string(t.classTotal) + ") and is not ignoreIndex (" + std::to_string(t.ignoreIndex) +
                       "); rows with such targets got a zero gradient");
 }
 
 }  // namespace
+
+aclnnStatus MakeExecutor(const char* api, const CheckedArgs& args, uint64_t* workspaceSize,
+                         aclOpExecutor** executor) {
+    auto e = std::make_unique<Executor>();
+    e->args = args;
+    e->platform = CurrentPlatform();  // the launch runs on it, whatever the profile is by then
+    e->libApiWorkspaceBytes = e->platform.libApiWorkspaceBytes;
+    e->tiling = ComputeTiling(e->args.problem, e->platform);
+    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, api, "tiling failed: " + e->tiling.error);
+    // Phase 2 refuses a tensor whose memory was freed (or reallocated) in between.
+    for (const NamedTensor& t : LaunchTensors(e->args, e->tiling.data.hasZloss != 0))
+        t.arg->allocation = DeviceAllocationOf(t.arg->data, t.arg->bytes);
+
+    *workspaceSize = e->tiling.workspaceBytes;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_live.insert(e.get());
+    }
+    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
+    return ACLNN_SUCCESS;
+}
+
 }  // namespace xent
 
 namespace ascend_xent {
@@ -96,24 +146,12 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGradGetWorkspaceSize(
     using namespace xent;
     if (!workspaceSize) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "workspaceSize is null");
     if (!executor) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase1, "executor is null");
-    auto e = std::make_unique<Executor>();
+    CheckedArgs args;
     const CheckResult check = CheckCrossEntropyLossGradArgs(
         gradLoss, logProb, target, weightOptional, gradZlossOptional, lseForZlossOptional, reductionOptional,
-        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &e->args);
+        ignoreIndex, labelSmoothing, lseSquareScaleForZloss, out, &args);
     if (check.status != ACLNN_SUCCESS) return Report(check.status, kPhase1, check.message);
-
-    const TilingPlatform platform = CurrentPlatform();
-    e->libApiWorkspaceBytes = platform.libApiWorkspaceBytes;
-    e->tiling = ComputeTiling(e->args.problem, platform);
-    if (!e->tiling.ok) return Report(ACLNN_ERR_INNER_TILING_ERROR, kPhase1, "tiling failed: " + e->tiling.error);
-
-    *workspaceSize = e->tiling.workspaceBytes;
-    {
-        std::lock_guard<std::mutex> lock(g_mutex);
-        g_live.insert(e.get());
-    }
-    *executor = reinterpret_cast<aclOpExecutor*>(e.release());
-    return ACLNN_SUCCESS;
+    return MakeExecutor(kPhase1, args, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t workspaceSize,
@@ -140,13 +178,15 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t w
                       "workspaceSize " + std::to_string(workspaceSize) + " is smaller than the " +
                           std::to_string(e->tiling.workspaceBytes) + " bytes phase 1 asked for");
     if (!workspace) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase2, "workspace is null");
+    const bool zloss = t.hasZloss != 0;
+    const aclnnStatus live = CheckStillAllocated(e->args, zloss);
+    if (live != ACLNN_SUCCESS) return live;
 
     LaunchArgs la;
     la.gradLoss = Buffer(e->args.gradLoss);
     la.logProb = Buffer(e->args.logProb);
     la.target = Buffer(e->args.target);
     la.weight = Buffer(e->args.weight);
-    const bool zloss = t.hasZloss != 0;
     if (zloss) la.gradZloss = Buffer(e->args.gradZloss);  // z-loss inputs are read only when z-loss is on
     if (zloss) la.lseForZloss = Buffer(e->args.lseForZloss);
     la.xGrad = Buffer(e->args.out);
@@ -155,6 +195,7 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t w
     la.libApiWorkspaceBytes = e->libApiWorkspaceBytes;
     la.tiling = t;
     la.blockDim = e->tiling.blockDim;
+    la.platform = e->platform;
 
     const LaunchOutcome outcome = launch_cross_entropy_loss_grad(la, stream);
     t_lastLaunch = InfoOf(*e);

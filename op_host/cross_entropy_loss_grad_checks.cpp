@@ -1,5 +1,6 @@
 #include "cross_entropy_loss_grad_checks.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -96,20 +97,21 @@ TensorArg Describe(const aclTensor* t, const char* name) {
     a.bytes = uint64_t(numel) * elem;
     if (numel > 0) {
         if (!base) Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(name) + " has no data (tensorData is null)");
-        if (!storage.empty()) {
-            // Overflow-safe: a huge storage shape or offset must not wrap around.
-            int64_t storageNumel = 1;
-            for (int64_t d : storage) {
-                if (d < 0 || (d != 0 && storageNumel > INT64_MAX / 16 / d))
-                    Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " has an invalid storage shape " +
-                                                      ShapeText(storage));
-                storageNumel *= d;
-            }
-            if (offset > storageNumel - numel)
-                Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " view (offset " + std::to_string(offset) + ", " +
-                                                  std::to_string(numel) + " elements) exceeds its storage of " +
-                                                  std::to_string(storageNumel) + " elements");
+        // Overflow-safe: a huge storage shape or offset must not wrap around. A storage
+        // shape of no dimensions (storageDimsNum 0) is a scalar of one element, as
+        // CANN's shapes count it (gert::Shape::GetShapeSize), never "unchecked".
+        int64_t storageNumel = 1;
+        for (int64_t d : storage) {
+            if (d < 0 || (d != 0 && storageNumel > INT64_MAX / 16 / d))
+                Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " has an invalid storage shape " +
+                                                  ShapeText(storage));
+            storageNumel *= d;
         }
+        if (offset > storageNumel - numel)
+            Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " view (offset " + std::to_string(offset) + ", " +
+                                              std::to_string(numel) + " elements) exceeds its storage of " +
+                                              std::to_string(storageNumel) + (storageNumel == 1 ? " element" : " elements") +
+                                              " (storage shape " + ShapeText(storage) + ")");
         a.data = static_cast<char*>(base) + uint64_t(offset) * elem;
         if (reinterpret_cast<uintptr_t>(a.data) % elem != 0)
             Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " data is not aligned to its element size (" +
@@ -130,6 +132,21 @@ void RequireSameDtype(const TensorArg& a, const char* name, aclDataType want) {
                                           "), got " + DtypeName(a.dtype));
 }
 
+// The kernel gets 2 * lseSquareScaleForZloss and labelSmoothing / C as float32
+// factors: a nonzero factor must be a normal float32 (relative rounding error at
+// most 2^-24). Below FLT_MIN it would be a subnormal (1e-45 becomes 1.4e-45, 30%
+// off) or 0, above FLT_MAX inf, where the exact gradient may well fit.
+void RequireFloat32Factor(double factor, const char* name, double value, const char* what) {
+    const double mag = std::fabs(factor);
+    if (factor == 0.0 || (mag >= double(FLT_MIN) && mag <= double(FLT_MAX))) return;
+    std::ostringstream os;
+    os.precision(9);
+    os << name << " = " << value << " is out of range: the kernel uses " << what << " = " << factor
+       << " as a float32, which must be 0 or a normal float32 (magnitude " << double(FLT_MIN) << " to "
+       << double(FLT_MAX) << ")";
+    Fail(ACLNN_ERR_PARAM_INVALID, os.str());
+}
+
 bool Overlaps(const TensorArg& a, const TensorArg& b) {
     if (!a.present || !b.present || a.bytes == 0 || b.bytes == 0) return false;
     const char* a0 = static_cast<const char*>(a.data);
@@ -143,7 +160,7 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
                                           const aclTensor* weightOptional, const aclTensor* gradZlossOptional,
                                           const aclTensor* lseForZlossOptional, const char* reductionOptional,
                                           int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
-                                          const aclTensor* out, CheckedArgs* args) {
+                                          const aclTensor* out, CheckedArgs* args, const ClassShard* shard) {
     CheckResult result;
     try {
         CheckedArgs& a = *args;
@@ -172,6 +189,8 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         if (!std::isfinite(lseSquareScaleForZloss) || lseSquareScaleForZloss < 0.0)
             Fail(ACLNN_ERR_PARAM_INVALID,
                  "lseSquareScaleForZloss must be finite and >= 0, got " + std::to_string(lseSquareScaleForZloss));
+        RequireFloat32Factor(2.0 * lseSquareScaleForZloss, "lseSquareScaleForZloss", lseSquareScaleForZloss,
+                             "2 * lseSquareScaleForZloss");
 
         // Layouts.
         a.gradLoss = Describe(gradLoss, "gradLoss");
@@ -208,23 +227,43 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         if (C < 1) Fail(ACLNN_ERR_PARAM_INVALID, "logProb must have C >= 1 classes, got " + ShapeText(a.logProb.dims));
         if (C > (int64_t(1) << 30))
             Fail(ACLNN_ERR_PARAM_INVALID, "logProb has C = " + std::to_string(C) + " classes; at most 2^30 are supported");
+        RequireFloat32Factor(labelSmoothing / double(C), "labelSmoothing", labelSmoothing, "labelSmoothing / C");
         RequireShape(a.target, "target", {N}, "(N,)");
         RequireShape(a.out, "out", {N, C}, "(N, C)");
-        if (a.weight.present) RequireShape(a.weight, "weightOptional", {C}, "(C,)");
+        if (shard) {
+            if (shard->count < 1 || shard->count > (int64_t(1) << 30))
+                Fail(ACLNN_ERR_PARAM_INVALID,
+                     "classCount must be in [1, 2^30], got " + std::to_string(shard->count));
+            if (shard->offset < 0 || shard->offset > shard->count - C)
+                Fail(ACLNN_ERR_PARAM_INVALID, "classOffset must be in [0, classCount - C] = [0, " +
+                                                  std::to_string(shard->count - C) + "] for logProb " +
+                                                  ShapeText(a.logProb.dims) + ", got " +
+                                                  std::to_string(shard->offset));
+        }
+        const int64_t classes = shard ? shard->count : C;
+        if (a.weight.present)
+            RequireShape(a.weight, "weightOptional", {classes}, shard ? "(classCount,)" : "(C,)");
         if (a.lseForZloss.present) RequireShape(a.lseForZloss, "lseForZlossOptional", {N}, "(N,)");
         const std::vector<int64_t> gradShape = reduction == XENT_NONE ? std::vector<int64_t>{N} : std::vector<int64_t>{};
         const char* gradWhat = reduction == XENT_NONE ? "(N,) for reduction \"none\"" : "() (0-D) for \"mean\"/\"sum\"";
         RequireShape(a.gradLoss, "gradLoss", gradShape, gradWhat);
         if (a.gradZloss.present) RequireShape(a.gradZloss, "gradZlossOptional", gradShape, gradWhat);
 
-        // out must not overlap an input (the kernel streams in and out at once).
+        // out may be logProb itself (in place: each core reads a tile of logProb before it
+        // writes the same elements of out, and no other core touches them); any other
+        // overlap with an input is refused (the kernel streams in and out at once).
+        const bool inPlace = a.out.data == a.logProb.data && a.out.bytes == a.logProb.bytes;
         const std::pair<const TensorArg*, const char*> inputs[] = {
             {&a.gradLoss, "gradLoss"},   {&a.logProb, "logProb"},
             {&a.target, "target"},       {&a.weight, "weightOptional"},
             {&a.gradZloss, "gradZlossOptional"}, {&a.lseForZloss, "lseForZlossOptional"}};
-        for (const auto& in : inputs)
+        for (const auto& in : inputs) {
+            if (in.first == &a.logProb && inPlace) continue;
             if (Overlaps(a.out, *in.first))
-                Fail(ACLNN_ERR_PARAM_INVALID, std::string("out must not overlap ") + in.second + " (in-place is not supported)");
+                Fail(ACLNN_ERR_PARAM_INVALID,
+                     std::string("out must not overlap ") + in.second +
+                         (in.first == &a.logProb ? " except as exactly the same tensor (in place)" : ""));
+        }
 
         TilingProblem& p = a.problem;
         p.n = N;
@@ -238,6 +277,8 @@ CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTe
         p.hasLse = a.lseForZloss.present;
         p.labelSmoothing = labelSmoothing;
         p.zlossScale = lseSquareScaleForZloss;
+        p.classOffset = shard ? shard->offset : 0;
+        p.classTotal = classes;
     } catch (const Failure& f) {
         result.status = f.status;
         result.message = f.message;

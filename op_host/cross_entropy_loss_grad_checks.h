@@ -18,6 +18,7 @@ struct TensorArg {
     std::vector<int64_t> dims;
     void* data = nullptr;   // first element (storage base + view offset)
     uint64_t bytes = 0;     // numel * element size
+    uint64_t allocation = 0;  // the device allocation holding the bytes at phase 1 (0: none known)
 };
 
 struct CheckedArgs {
@@ -30,10 +31,17 @@ struct CheckResult {
     std::string message;     // "" on success
 };
 
+// The classes of a vocabulary shard (the extended API): logProb's columns are classes
+// [offset, offset + C) of count; weightOptional is then (count,) and targets are in [0, count).
+struct ClassShard {
+    int64_t offset = 0, count = 0;
+};
+
 CheckResult CheckCrossEntropyLossGradArgs(const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target,
                                           const aclTensor* weightOptional, const aclTensor* gradZlossOptional,
                                           const aclTensor* lseForZlossOptional, const char* reductionOptional,
                                           int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
-                                          const aclTensor* out, CheckedArgs* args);
+                                          const aclTensor* out, CheckedArgs* args,
+                                          const ClassShard* shard = nullptr);
 
 }  // namespace xent

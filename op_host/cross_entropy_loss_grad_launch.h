@@ -7,7 +7,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "../op_kernel/cross_entropy_loss_grad_tiling_data.h"
+#include "cross_entropy_loss_grad_tiling.h"
 
 namespace xent {
 
@@ -23,6 +23,9 @@ struct LaunchArgs {
     uint64_t libApiWorkspaceBytes = 0;  // the user workspace (tiling first) starts here
     CrossEntropyLossGradTilingData tiling{};
     uint32_t blockDim = 0;
+    // The platform phase 1 tiled for: the launch runs on it, not on whatever the
+    // current one is by phase 2 (another thread may have switched the SoC profile).
+    TilingPlatform platform;
 };
 
 struct LaunchOutcome {

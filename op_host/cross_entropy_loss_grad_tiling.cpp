@@ -31,6 +31,7 @@ namespace {
 constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, vector call latency
 constexpr int64_t kRowOverhead = 1024;    // per-row scalars and target fix-up (and a Muls unless rows share a scale)
 constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
+constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
 // also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
 // partial it reads, the targets of its tiles); at 16 KiB per core they stay under
@@ -44,7 +45,9 @@ int64_t RoundUp(int64_t x, int64_t m) { return CeilDiv(x, m) * m; }
 
 struct Shape {
     int64_t elemBytes, granule, targetBytes;
-    bool none, zloss, gradZ, weightTile;
+    bool none, zloss, gradZ;
+    bool weightTile;              // weighted smoothing with weight columns loaded per column tile
+    int64_t residentWeightBytes;  // > 0: the whole weight in UB, this many bytes
 };
 
 struct StageLayout {
@@ -70,7 +73,7 @@ void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGra
     t.tileCols = cols;
     t.ioBufBytes = Align32(rows * pitch * s.elemBytes);
     t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
-    t.weightBufBytes = s.weightTile ? Align32(cols * 4) : 0;
+    t.weightBufBytes = s.residentWeightBytes > 0 ? s.residentWeightBytes : s.weightTile ? Align32(cols * 4) : 0;
     const StageLayout st = Stage(s, rows);
     t.stageBytes = st.bytes;
     t.stageGradOff = st.gradOff;
@@ -152,9 +155,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.hasGradZloss = t.hasZloss && p.hasGradZloss;
     t.smoothing = p.labelSmoothing > 0.0;
     t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
-    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(p.c));
+    t.classOffset = p.classOffset;
+    t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
+    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(t.classTotal));
     t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
-    t.classCount = static_cast<float>(p.c);
+    t.classCount = static_cast<float>(t.classTotal);
 
     Shape s{};
     s.elemBytes = DtypeBytes(p.dtype);
@@ -164,6 +169,14 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     s.zloss = t.hasZloss;
     s.gradZ = t.hasGradZloss;
     s.weightTile = p.hasWeight && t.smoothing;
+    // A weight of at most kResidentWeightBytes is loaded once per core: its per-row
+    // reads then cost a scalar UB access instead of a GM one (the bulk of a small-C
+    // row's time), and weighted smoothing never reloads weight columns. A shard's
+    // columns must start on a 32-byte boundary of it: Axpy reads them in place.
+    const bool residentFits = t.classTotal * 4 <= kResidentWeightBytes && p.classOffset % 8 == 0;
+    s.residentWeightBytes = p.hasWeight && residentFits ? Align32(t.classTotal * 4) : 0;
+    t.weightResident = s.residentWeightBytes > 0 ? 1 : 0;
+    if (t.weightResident) s.weightTile = false;
 
     const int64_t N = p.n, C = p.c, P = plat.vectorCores;
     const uint64_t ub = plat.ubBytes;
@@ -243,7 +256,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
     const bool mean = p.reduction == XENT_MEAN;
     t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
-    t.weightChunks = s.weightTile ? CeilDiv(C, kWeightChunk) : 0;
+    t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
 
     // User workspace: the tiling itself, then the slots.

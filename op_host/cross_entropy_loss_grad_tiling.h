@@ -20,12 +20,17 @@ struct TilingProblem {
     bool hasLse = false;        // lseForZlossOptional given
     double labelSmoothing = 0.0;
     double zlossScale = 0.0;    // lseSquareScaleForZloss
+    // A vocabulary shard: logProb's columns are classes [classOffset, classOffset + c)
+    // of classTotal (targets, weight and smoothing are the whole vocabulary's); 0: c.
+    int64_t classOffset = 0;
+    int64_t classTotal = 0;
 };
 
 struct TilingPlatform {
     uint32_t vectorCores = 48;
     uint64_t ubBytes = 188416;
     uint64_t libApiWorkspaceBytes = 16u << 20;
+    std::string soc;  // the SoC profile these figures are of (simulator build), for the launch; not read by the tiling
 };
 
 struct TilingResult {

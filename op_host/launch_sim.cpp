@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "ascend_sim/sim.h"
 #include "cross_entropy_loss_grad_launch.h"
+#include "platform_info_sim.h"
 
 extern "C" void cross_entropy_loss_grad(uint8_t* gradLoss, uint8_t* logProb, uint8_t* target, uint8_t* weight,
                                         uint8_t* gradZloss, uint8_t* lseForZloss, uint8_t* xGrad, uint8_t* workspace,
@@ -52,7 +53,7 @@ LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream) {
         uint8_t* ws = static_cast<uint8_t*>(a.workspace);
         std::memcpy(ws + a.libApiWorkspaceBytes, &a.tiling, sizeof(a.tiling));
         uint8_t* tiling = ws + a.libApiWorkspaceBytes;
-        ascend_sim::run_kernel("cross_entropy_loss_grad", a.blockDim, [&] {
+        ascend_sim::run_kernel("cross_entropy_loss_grad", a.blockDim, ProfileOf(a.platform), [&] {
             cross_entropy_loss_grad(Gm(a.gradLoss), Gm(a.logProb), Gm(a.target), Gm(a.weight), Gm(a.gradZloss),
                                     Gm(a.lseForZloss), Gm(a.xGrad), ws, tiling);
         });

@@ -6,4 +6,7 @@
 
 namespace xent {
 TilingPlatform PlatformOf(const ascend_sim::SocProfile& p);
+// The inverse: the profile named by p.soc with p's figures (its core count may be
+// a set_cores override). std::invalid_argument on an unknown name.
+ascend_sim::SocProfile ProfileOf(const TilingPlatform& p);
 }

@@ -30,7 +30,7 @@ __aicore__ inline void WaitPipe(AscendC::TPipe& pipe) {
     AscendC::WaitFlag<E>(id);
 }
 
-// The smallest row whose target is neither ignoreIndex nor in [0, C).
+// The smallest row whose target is neither ignoreIndex nor in [0, classTotal).
 struct BadRowTracker {
     int64_t row = kNoBadRow;
     int64_t target = 0;
@@ -46,11 +46,23 @@ struct BadRowTracker {
 __aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_t row, int64_t target,
                                  BadRowTracker& bad) {
     if (target == t.ignoreIndex) return false;
-    if (target < 0 || target >= t.c) {
+    if (target < 0 || target >= t.classTotal) {
         bad.Note(row, target);
         return false;
     }
     return true;
 }
+
+// weight[target]: from the UB copy when the whole weight is resident (a scalar UB
+// read), else one scalar GM read. The caller keeps the UB copy ordered before the
+// reads (MTE2_S after its load).
+struct TargetWeights {
+    AscendC::GlobalTensor<float> gm;
+    AscendC::LocalTensor<float> ub;
+    bool resident = false;
+    __aicore__ inline float At(int64_t target) const {
+        return resident ? ub.GetValue(static_cast<uint32_t>(target)) : gm.GetValue(static_cast<uint64_t>(target));
+    }
+};
 
 }  // namespace xent

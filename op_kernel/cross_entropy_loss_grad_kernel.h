@@ -14,7 +14,7 @@
 //   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
 // logProb is read once and out written once; per-row inputs are staged in small
 // DataCopyPads (once for a row's consecutive column tiles), weight[t_i] is one
-// scalar GM read per row and tile.
+// scalar read per row and tile, from a UB copy of the whole weight when it is small.
 #pragma once
 #include "kernel_operator.h"
 
@@ -50,7 +50,8 @@ public:
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
         gradLossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradLoss), rowInputs);
-        if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), c);
+        if (t_.hasWeight)
+            weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), static_cast<uint64_t>(t_.classTotal));
         if (t_.hasGradZloss) gradZGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradZloss), rowInputs);
         if (t_.hasZloss) lseGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.lseForZloss), n);
         badSlotGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(a.userWorkspace + t_.badSlotOffset),
@@ -60,6 +61,8 @@ public:
         pipe_.InitBuffer(ioQ_, kIoBuffers, static_cast<uint32_t>(t_.ioBufBytes));
         if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
+        weights_.gm = weightGm_;
+        if (t_.weightResident) LoadResidentWeight();
         pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
         pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
         stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
@@ -75,8 +78,8 @@ public:
 
     __aicore__ inline void Process() {
         if (t_.prologue) {
-            CrossEntropyLossGradReductions<TTarget> reductions(t_, pipe_, scratchBuf_, targetGm_, weightGm_, userWs_,
-                                                               bad_);
+            CrossEntropyLossGradReductions<TTarget> reductions(t_, pipe_, scratchBuf_, targetGm_, weightGm_, weights_,
+                                                               userWs_, bad_);
             reductions.Run(core_, t_.blockDim, s_);
         }
         const int64_t first = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
@@ -197,7 +200,8 @@ private:
         // round trip).
         if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
         AscendC::LocalTensor<float> w;
-        if (t_.smoothing && t_.hasWeight) w = weightBuf_.template Get<float>();
+        if (t_.smoothing && t_.hasWeight)
+            w = weightBuf_.template Get<float>()[t_.weightResident ? t_.classOffset + g.col0 : 0];
         for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
             const int64_t rn = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
             float scale[kChunk];
@@ -282,8 +286,10 @@ private:
             if (t_.hasGradZloss) gradZ = ToF32(StagedValue(base + t_.stageGzOff, ur));
         }
         if (t_.hasZloss) lse = ToF32(StagedValue(base + t_.stageLseOff, ur));
-        const float targetWeight = t_.hasWeight ? weightGm_.GetValue(static_cast<uint64_t>(target)) : 1.0f;
-        col = (target >= g.col0 && target < g.col0 + g.cols) ? static_cast<int32_t>(target - g.col0) : kRowNoFix;
+        const float targetWeight = t_.hasWeight ? weights_.At(target) : 1.0f;
+        // A shard's target may be another shard's column: live, but no fix-up here.
+        const int64_t local = target - t_.classOffset;
+        col = (local >= g.col0 && local < g.col0 + g.cols) ? static_cast<int32_t>(local - g.col0) : kRowNoFix;
         return ComputeRowTerms(t_, s_, grad, gradZ, lse, targetWeight);
     }
 
@@ -291,12 +297,24 @@ private:
         return stageBuf_.GetWithOffset<T>(StageElems<T>(), static_cast<uint32_t>(offset)).GetValue(r);
     }
 
+    // The whole weight, once per core, for the scalar unit and the vector unit.
+    __aicore__ inline void LoadResidentWeight() {
+        weights_.ub = weightBuf_.template Get<float>();
+        weights_.resident = true;
+        AscendC::DataCopyPad(weights_.ub, weightGm_,
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.classTotal * 4), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
+        WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+    }
+
     // The weight columns of the tile, reloaded only when the column tile changes.
     __aicore__ inline void LoadWeightTile(const Tile& g) {
-        if (t_.weightBufBytes == 0 || g.colTile == loadedColTile_) return;
+        if (t_.weightBufBytes == 0 || t_.weightResident || g.colTile == loadedColTile_) return;
         if (loadedColTile_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
         AscendC::LocalTensor<float> w = weightBuf_.template Get<float>();
-        AscendC::DataCopyPad(w, weightGm_[g.col0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
+        AscendC::DataCopyPad(w, weightGm_[t_.classOffset + g.col0],
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
         loadedColTile_ = g.colTile;
@@ -357,6 +375,7 @@ private:
     AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_;
+    TargetWeights weights_;
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     GM_ADDR userWs_ = nullptr;
     AscendC::TEventID stageEvent_[2] = {0, 0};

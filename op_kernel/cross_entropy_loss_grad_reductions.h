@@ -23,9 +23,11 @@ public:
     __aicore__ inline CrossEntropyLossGradReductions(const CrossEntropyLossGradTilingData& t, AscendC::TPipe& pipe,
                                                      AscendC::TBuf<AscendC::TPosition::VECCALC>& scratch,
                                                      const AscendC::GlobalTensor<TTarget>& target,
-                                                     const AscendC::GlobalTensor<float>& weight, GM_ADDR userWs,
+                                                     const AscendC::GlobalTensor<float>& weight,
+                                                     const TargetWeights& targetWeights, GM_ADDR userWs,
                                                      BadRowTracker& bad)
-        : t_(t), pipe_(pipe), scratch_(scratch), targetGm_(target), weightGm_(weight), bad_(bad) {
+        : t_(t), pipe_(pipe), scratch_(scratch), targetGm_(target), weightGm_(weight), targetWeights_(targetWeights),
+          bad_(bad) {
         rowPartialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(userWs + t.rowPartialOffset),
                                       static_cast<uint64_t>(t.rowChunks) * kSlotFloats);
         weightPartialGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(userWs + t.weightPartialOffset),
@@ -63,7 +65,7 @@ private:
                 const int64_t target = static_cast<int64_t>(targets.GetValue(static_cast<uint32_t>(r)));
                 const bool live = RowIsLive(t_, s0 + r, target, bad_);
                 count += live ? 1 : 0;
-                if (t_.hasWeight) values.SetValue(static_cast<uint32_t>(r), live ? weightGm_.GetValue(target) : 0.0f);
+                if (t_.hasWeight) values.SetValue(static_cast<uint32_t>(r), live ? targetWeights_.At(target) : 0.0f);
             }
             if (t_.hasWeight) {
                 weightSum += ReduceStaged(values, rows);
@@ -75,7 +77,7 @@ private:
     // sum of weight[k*kWeightChunk, ...) -> slot k: {float}.
     __aicore__ inline void WeightChunk(int64_t k) {
         const int64_t c0 = k * kWeightChunk;
-        const int64_t c1 = c0 + kWeightChunk < t_.c ? c0 + kWeightChunk : t_.c;
+        const int64_t c1 = c0 + kWeightChunk < t_.classTotal ? c0 + kWeightChunk : t_.classTotal;
         float sum = 0.0f;
         AscendC::LocalTensor<float> values = scratch_.GetWithOffset<float>(kWeightSub, kScratchValuesOff);
         for (int64_t s0 = c0; s0 < c1; s0 += kWeightSub) {
@@ -153,6 +155,7 @@ private:
     AscendC::TBuf<AscendC::TPosition::VECCALC>& scratch_;
     const AscendC::GlobalTensor<TTarget>& targetGm_;
     const AscendC::GlobalTensor<float>& weightGm_;
+    const TargetWeights& targetWeights_;
     AscendC::GlobalTensor<float> rowPartialGm_;
     AscendC::GlobalTensor<float> weightPartialGm_;
     BadRowTracker& bad_;

@@ -23,7 +23,12 @@ constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every targ
 struct CrossEntropyLossGradTilingData {
     // ---- the problem ----
     int64_t n;             // rows of logProb
-    int64_t c;             // classes (columns)
+    int64_t c;             // classes (columns) of logProb
+    // A vocabulary shard (the extended API): logProb's column j is class classOffset + j
+    // of classTotal. Targets, the weight, the smoothing's C and sum_k w_k are the whole
+    // vocabulary's. The vendor API has classOffset = 0, classTotal = c.
+    int64_t classOffset;
+    int64_t classTotal;
     int64_t dtype;         // XentDtype of gradLoss, logProb, gradZloss, lseForZloss, out
     int64_t targetBytes;   // 8 (int64) or 4 (int32)
     int64_t reduction;     // XentReduction
@@ -33,9 +38,9 @@ struct CrossEntropyLossGradTilingData {
     int64_t hasZloss;      // lseSquareScaleForZloss != 0 (lseForZlossOptional is then given)
     int64_t smoothing;     // labelSmoothing > 0
     float oneMinusLs;      // 1 - labelSmoothing
-    float lsOverC;         // labelSmoothing / C
+    float lsOverC;         // labelSmoothing / classTotal
     float twoZScale;       // 2 * lseSquareScaleForZloss
-    float classCount;      // C as float: sum_k w_k without a weight
+    float classCount;      // classTotal as float: sum_k w_k without a weight
 
     // ---- tiles: R rows x TC columns; in UB a row takes its columns rounded up to
     // 32 bytes (the kernel computes that pitch per tile) ----
@@ -51,11 +56,14 @@ struct CrossEntropyLossGradTilingData {
     // columns, loaded once per column tile. 0, row-major: a core's tiles are one
     // contiguous stretch of logProb and out, read and written front to back.
     int64_t colMajorTiles;
+    // 1: the whole weight vector sits in UB (small C): weight[t_i] is a scalar UB read,
+    // not a GM one, in the prologue and per row, and the smoothing term reads it too.
+    int64_t weightResident;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
     int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (kIoBuffers of them)
     int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
-    int64_t weightBufBytes;  // weight columns of one tile (weighted smoothing only, else 0)
+    int64_t weightBufBytes;  // the whole weight (weightResident), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
     int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;
@@ -65,7 +73,7 @@ struct CrossEntropyLossGradTilingData {
     // ---- prologue: W, M (mean) and sum_k w_k (weighted smoothing) ----
     int64_t prologue;        // 1: run it, then SyncAll
     int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
-    int64_t weightChunks;    // ceil(C / kWeightChunk) when weighted smoothing, else 0
+    int64_t weightChunks;    // ceil(classTotal / kWeightChunk) when weighted smoothing, else 0
 
     // ---- user workspace layout (byte offsets from GetUserWorkspace()) ----
     int64_t tilingBytes;        // this struct sits at offset 0

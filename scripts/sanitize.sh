@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# AddressSanitizer + UndefinedBehaviorSanitizer run (issue #6):
+# AddressSanitizer + UndefinedBehaviorSanitizer run:
 #   1. configures a separate build tree with -DASCEND_XENT_SANITIZE=ON (simulator, host
 #      code, kernel, tests and the Python extension all instrumented) and runs ctest;
 #   2. runs a slice of the Python tests against the instrumented extension, with

@@ -1,6 +1,7 @@
 // Internals of the acl compatibility layer shared with op_host (sim build only).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace acl_compat {
@@ -11,5 +12,10 @@ void SetRecentErrMsg(const std::string& msg);
 // True when [p, p + bytes) lies inside one live aclrtMalloc allocation, i.e.
 // memory the simulator already knows as GM.
 bool IsDeviceMemory(const void* p, size_t bytes);
+
+// That allocation's id (unique for the process's lifetime, never 0), or 0 when
+// [p, p + bytes) lies inside none: an id that stops being returned for a range
+// means its memory was freed, even if a later aclrtMalloc reuses the address.
+uint64_t DeviceAllocationOf(const void* p, size_t bytes);
 
 }  // namespace acl_compat

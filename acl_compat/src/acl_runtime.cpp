@@ -14,8 +14,13 @@
 
 namespace {
 
+struct Allocation {
+    size_t bytes;
+    uint64_t id;  // never reused: memory freed and allocated again at the same address is a new allocation
+};
 std::mutex g_mutex;
-std::map<const char*, size_t> g_device;  // aclrtMalloc allocations: start -> bytes
+std::map<const char*, Allocation> g_device;  // live aclrtMalloc allocations by start
+uint64_t g_lastId = 0;                       // under g_mutex
 std::atomic<bool> g_initialized{false};
 
 struct StreamToken {
@@ -30,14 +35,17 @@ aclError Fail(aclError code, const std::string& msg) {
 }  // namespace
 
 namespace acl_compat {
-bool IsDeviceMemory(const void* p, size_t bytes) {
+uint64_t DeviceAllocationOf(const void* p, size_t bytes) {
     const char* c = static_cast<const char*>(p);
     std::lock_guard<std::mutex> lock(g_mutex);
     auto it = g_device.upper_bound(c);
-    if (it == g_device.begin()) return false;
+    if (it == g_device.begin()) return 0;
     --it;
-    return c >= it->first && c + bytes <= it->first + it->second;
+    const bool inside = c >= it->first && bytes <= it->second.bytes && size_t(c - it->first) <= it->second.bytes - bytes;
+    return inside ? it->second.id : 0;
 }
+
+bool IsDeviceMemory(const void* p, size_t bytes) { return DeviceAllocationOf(p, bytes) != 0; }
 }  // namespace acl_compat
 
 extern "C" {
@@ -107,7 +115,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (!p) return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
     {
         std::lock_guard<std::mutex> lock(g_mutex);
-        g_device[static_cast<const char*>(p)] = size;
+        g_device[static_cast<const char*>(p)] = Allocation{size, ++g_lastId};
     }
     *devPtr = p;
     return ACL_SUCCESS;

@@ -5,8 +5,8 @@
 #                       Ascend C toolchain for SOC_VERSION (ascendc_library); it
 #                       generates include/ascend_xent_kernel/aclrtlaunch_cross_entropy_loss_grad.h
 #   ascend_xent         SHARED: the same op_host sources as the simulator build, with
-#   ascend_xent_static  STATIC  launch_cann.cpp and platform_info_cann.cpp in place of
-#                               launch_sim.cpp and platform_info_sim.cpp
+#   ascend_xent_static  STATIC  launch_cann.cpp, platform_info_cann.cpp and device_memory_cann.cpp
+#                               in place of their _sim.cpp counterparts
 # Nothing from sim/ or acl_compat/ is compiled into them: tensors, executors and
 # the runtime are CANN's (acl/acl.h, aclnn/acl_meta.h from ${ASCEND_CANN_PACKAGE_PATH}/include).
 
@@ -36,7 +36,7 @@ set(_xent_cann_libs
   tiling_api          # PlatformAscendC
   platform)
 
-xent_add_objects(SOURCES platform_info_cann.cpp launch_cann.cpp
+xent_add_objects(SOURCES platform_info_cann.cpp launch_cann.cpp device_memory_cann.cpp
                  PUBLIC_INCLUDES ${ASCEND_CANN_PACKAGE_PATH}/include)
 # For the generated launcher header (the kernel target's interface include directory).
 target_link_libraries(ascend_xent_objects PRIVATE ascend_xent_kernel)

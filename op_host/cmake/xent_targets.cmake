@@ -7,6 +7,7 @@ set(XENT_HOST_SOURCES
   cross_entropy_loss_grad_tiling.cpp
   cross_entropy_loss_grad_checks.cpp
   aclnn_cross_entropy_loss_grad.cpp
+  aclnn_cross_entropy_loss_grad_shard.cpp
   error_report.cpp)
 
 # ascend_xent_objects: XENT_HOST_SOURCES plus the build's SOURCES (its launch and

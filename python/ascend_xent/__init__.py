@@ -17,7 +17,7 @@ torch is imported only when a torch function is used (or torch tensors are passe
 from __future__ import annotations
 
 from . import golden
-from ._ops import cross_entropy_loss_grad
+from ._api import cross_entropy_loss_grad
 from .sim import (current_profile, host_threads, last_launch_stats, profiles, set_cores,
                   set_soc, set_threads)
 
@@ -36,7 +36,7 @@ __version__ = _read_version()
 
 def build_info() -> dict:
     """Compiler, flags, native (-march=native) and version of the compiled extension."""
-    from ._ops import native
+    from ._native import native
 
     return dict(native().build_info())
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from ._native import native
+
 SIM = "sim"
 NPU = "npu"
 ENV = "ASCEND_XENT_BACKEND"
@@ -39,8 +41,6 @@ def env_backend() -> Optional[str]:
 
 def build_backend() -> str:
     """What ``ascend_xent._C`` was built against: "sim" (the simulator) or "cann"."""
-    from ._ops import native
-
     return str(native().BACKEND)
 
 
@@ -102,10 +102,3 @@ def checks_target_values(device_type: str) -> bool:
     if device_type != NPU:
         return True
     return os.environ.get("ASCEND_XENT_NPU_CHECK_TARGETS", "0").strip() not in ("", "0")
-
-
-def run_npu(prepared) -> None:
-    """Run on an Ascend NPU through torch_npu (ascend_xent/_npu.py)."""
-    from . import _npu
-
-    return _npu.run(prepared)

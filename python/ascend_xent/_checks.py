@@ -20,200 +20,18 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ._arrays import lib_for
+from ._backends import checks_target_values
+
 REDUCTIONS = ("mean", "sum", "none")
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 INDEX_DTYPES = ("int32", "int64")
-HUGE_PAGE_MIN_BYTES = 4 << 20  # outputs this large are advised huge pages (NumPy's threshold)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def _is_torch_tensor(x) -> bool:
-    t = type(x)
-    return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "stride")
-
-
-def is_torch(x) -> bool:
-    return _is_torch_tensor(x)
-
-
-def _is_number(x) -> bool:
+def is_number(x) -> bool:
+    """A real Python/NumPy number that is not a bool."""
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-
-
-# --------------------------------------------------------------------------------------
-# Array adapters: the same checks for NumPy arrays and torch tensors.
-# --------------------------------------------------------------------------------------
-class _NumpyLib:
-    kind = "numpy"
-
-    @staticmethod
-    def is_array(x) -> bool:
-        return isinstance(x, np.ndarray)
-
-    @staticmethod
-    def coerce(x, name):
-        if isinstance(x, np.ndarray):
-            return x
-        if _is_torch_tensor(x):
-            raise TypeError(f"{name}: got a torch tensor, but log_prob is a NumPy array; "
-                            "pass all tensor arguments as NumPy arrays or all as torch tensors")
-        if isinstance(x, (list, tuple)) or np.isscalar(x):
-            return np.asarray(x)
-        raise TypeError(f"{name}: expected a NumPy array, got {type(x).__name__}")
-
-    @staticmethod
-    def dtype(x) -> str:
-        return x.dtype.name
-
-    @staticmethod
-    def shape(x):
-        return tuple(x.shape)
-
-    @staticmethod
-    def is_contiguous(x) -> bool:
-        return bool(x.flags.c_contiguous)
-
-    @staticmethod
-    def contiguous(x):
-        return np.ascontiguousarray(x)
-
-    @staticmethod
-    def astype(x, dtype: str):
-        return np.ascontiguousarray(x.astype(numpy_dtype(dtype)))
-
-    @staticmethod
-    def scalar(value: float, dtype: str):
-        return np.asarray(value, dtype=numpy_dtype(dtype))
-
-    @staticmethod
-    def empty(shape, dtype: str, like=None):
-        return np.empty(shape, dtype=numpy_dtype(dtype))
-
-    @staticmethod
-    def overlaps(a, b) -> bool:
-        return bool(np.may_share_memory(a, b))
-
-    @staticmethod
-    def first_bad_target(t, c: int, ignore_index: int):
-        t64 = t.astype(np.int64, copy=False)
-        bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
-        if not bad.any():
-            return None
-        i = int(np.flatnonzero(bad)[0])
-        return i, int(t64[i])
-
-    @staticmethod
-    def device(x) -> str:
-        return "cpu"
-
-
-class _TorchLib:
-    kind = "torch"
-
-    def __init__(self):
-        import torch
-
-        self.torch = torch
-
-    def is_array(self, x) -> bool:
-        return isinstance(x, self.torch.Tensor)
-
-    def coerce(self, x, name):
-        if isinstance(x, self.torch.Tensor):
-            return x
-        if isinstance(x, np.ndarray):
-            raise TypeError(f"{name}: got a NumPy array, but log_prob is a torch tensor; "
-                            "pass all tensor arguments as torch tensors or all as NumPy arrays")
-        raise TypeError(f"{name}: expected a torch.Tensor, got {type(x).__name__}")
-
-    @staticmethod
-    def dtype(x) -> str:
-        return str(x.dtype).replace("torch.", "")
-
-    @staticmethod
-    def shape(x):
-        return tuple(x.shape)
-
-    @staticmethod
-    def is_contiguous(x) -> bool:
-        return bool(x.is_contiguous())
-
-    @staticmethod
-    def contiguous(x):
-        return x.contiguous()
-
-    def astype(self, x, dtype: str):
-        return x.to(getattr(self.torch, dtype)).contiguous()
-
-    def scalar(self, value: float, dtype: str, device="cpu"):
-        return self.torch.tensor(value, dtype=getattr(self.torch, dtype), device=device)
-
-    def empty(self, shape, dtype: str, like=None):
-        dev = like.device if like is not None else "cpu"
-        t = self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
-        nbytes = t.numel() * t.element_size()
-        if t.device.type == "cpu" and nbytes >= HUGE_PAGE_MIN_BYTES:
-            # Untouched yet: let its pages fault in 2 MiB at a time, as NumPy's large arrays do.
-            from . import _C
-            _C.advise_huge_pages(t.data_ptr(), nbytes)
-        return t
-
-    def overlaps(self, a, b) -> bool:
-        # Meta tensors own no memory (every one reports address 0): nothing can overlap.
-        if a.numel() == 0 or b.numel() == 0 or a.device != b.device or a.device.type == "meta":
-            return False
-        # Byte ranges, not storages: views of one buffer made through NumPy or DLPack
-        # have different storages but the same memory.
-        a0 = a.data_ptr()
-        a1 = a0 + _span_bytes(a)
-        b0 = b.data_ptr()
-        b1 = b0 + _span_bytes(b)
-        return a0 < b1 and b0 < a1
-
-    def first_bad_target(self, t, c: int, ignore_index: int):
-        t64 = t.to(self.torch.int64)
-        bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
-        idx = self.torch.nonzero(bad)
-        if idx.numel() == 0:
-            return None
-        i = int(idx[0, 0])
-        return i, int(t64[i])
-
-    @staticmethod
-    def device(x) -> str:
-        return x.device.type
-
-
-def _span_bytes(t) -> int:
-    if t.numel() == 0:
-        return 0
-    last = sum((s - 1) * st for s, st in zip(t.shape, t.stride()) if s > 0)
-    return (last + 1) * t.element_size()
-
-
-_numpy_lib = _NumpyLib()
-_torch_lib = None
-
-
-def lib_for(log_prob):
-    """The adapter for ``log_prob``'s kind (NumPy or torch)."""
-    global _torch_lib
-    if _is_torch_tensor(log_prob):
-        if _torch_lib is None:
-            _torch_lib = _TorchLib()
-        return _torch_lib
-    if isinstance(log_prob, np.ndarray):
-        return _numpy_lib
-    raise TypeError("log_prob: expected a torch.Tensor or a NumPy array of shape (N, C), "
-                    f"got {type(log_prob).__name__}")
-
-
-def numpy_dtype(name: str):
-    if name == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
 
 
 # --------------------------------------------------------------------------------------
@@ -237,8 +55,18 @@ def check_ignore_index(ignore_index) -> int:
     return v
 
 
+def _require_float32_weight(lib, w64, w32) -> None:
+    """The weight is used as float32: a float64 value that becomes inf or 0 there is refused."""
+    lost = ((abs(w64) < math.inf) & (abs(w32) == math.inf)) | ((w64 != 0) & (w32 == 0))
+    idx = np.flatnonzero(lost.cpu().numpy() if lib.kind == "torch" else lost)
+    if idx.size:
+        i = int(idx[0])
+        raise ValueError(f"weight: weight[{i}] = {float(w64[i])!r} does not fit float32 (the weight is used as "
+                         f"float32, where it would become {float(w32[i])!r})")
+
+
 def check_label_smoothing(label_smoothing) -> float:
-    if not _is_number(label_smoothing):
+    if not is_number(label_smoothing):
         raise TypeError(f"label_smoothing: expected a float in [0, 1], "
                         f"got {type(label_smoothing).__name__}")
     v = float(label_smoothing)
@@ -248,7 +76,7 @@ def check_label_smoothing(label_smoothing) -> float:
 
 
 def check_zloss_scale(scale) -> float:
-    if not _is_number(scale):
+    if not is_number(scale):
         raise TypeError("lse_square_scale_for_zloss: expected a finite float >= 0, "
                         f"got {type(scale).__name__}")
     v = float(scale)
@@ -260,14 +88,6 @@ def check_zloss_scale(scale) -> float:
 # --------------------------------------------------------------------------------------
 # The whole argument list
 # --------------------------------------------------------------------------------------
-def _target_check_runs(device_type: str) -> bool:
-    """The target-value check reads device data: off by default for NPU tensors
-    (it would synchronize the stream on every call), see _backends.checks_target_values."""
-    from ._backends import checks_target_values
-
-    return checks_target_values(device_type)
-
-
 @dataclass
 class Prepared:
     lib: Any
@@ -289,7 +109,7 @@ class Prepared:
 
 def _upstream(lib, value, name, reduction, n, dtype, like):
     """grad_loss / grad_zloss: a number or 0-D/(1,) array under mean/sum, (N,) under none."""
-    if _is_number(value):
+    if is_number(value):
         if reduction == "none":
             raise ValueError(f"{name}: expected an array of shape (N,) = ({n},) under "
                              f"reduction='none', got a Python number")
@@ -373,7 +193,10 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             raise ValueError(f"weight: expected shape (C,) = ({c},) to match log_prob {shp}, "
                              f"got {lib.shape(weight)}")
         if wdt != "float32" or not lib.is_contiguous(weight):
-            weight = lib.astype(weight, "float32")
+            with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
+                wide, weight = weight, lib.astype(weight, "float32")
+            if wdt == "float64" and check_values and lib.device(wide) != "meta":
+                _require_float32_weight(lib, wide, weight)
 
     # upstream gradients
     if grad_loss is None:
@@ -421,7 +244,7 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             if arr is not None and lib.overlaps(out, arr):
                 raise ValueError(f"out: must not overlap {nm} (in-place gradients are not supported)")
 
-    if check_values and n > 0 and device != "meta" and _target_check_runs(device):
+    if check_values and n > 0 and device != "meta" and checks_target_values(device):
         bad = lib.first_bad_target(target, c, ignore_index)
         if bad is not None:
             i, v = bad

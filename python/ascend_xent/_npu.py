@@ -5,7 +5,8 @@ torch_npu; this module was written from torch_npu's public API and source and fr
 docs/npu_guide.md, and what CI can check of it is the code path it shares with the
 simulator (the binding's ``launch`` callback, tests/python/test_backends.py).
 
-Flow of one call (``run``), after ``_checks.prepare`` validated the arguments:
+Flow of one call (``run``, from ``_launch.run`` after ``_checks.prepare`` validated the
+arguments):
 
 1. torch_npu must be importable and ``_C`` must be the CANN build (else a clear error).
 2. Every tensor must be on ``log_prob``'s device (type *and* index).
@@ -44,8 +45,7 @@ check unless ASCEND_XENT_NPU_CHECK_TARGETS=1 (``_backends.checks_target_values``
 
 from __future__ import annotations
 
-from . import _checks
-from ._ops import _desc, call_native, native
+from ._native import call_prepared, native
 
 
 def require_torch_npu(device) -> None:
@@ -69,21 +69,12 @@ def require_cann_build() -> None:
             "-Ccmake.define.ASCEND_XENT_CANN=ON (docs/npu_guide.md)")
 
 
-def run(p: _checks.Prepared):
-    """Launch ``p`` (torch tensors on an NPU, ``p.out`` allocated) on the current NPU stream."""
-    dev = p.log_prob.device
-    require_torch_npu(dev)
-    require_cann_build()
+def stream_launch(dev):
+    """The binding's ``launch`` callback for tensors on NPU ``dev`` (steps 3a and 3b above).
+    The workspace lives as long as the callback: keep it until the call has returned."""
     import torch
 
-    names = ("grad_loss", "log_prob", "target", "weight", "grad_zloss", "lse_for_zloss", "out")
-    tensors = (p.grad_loss, p.log_prob, p.target, p.weight, p.grad_zloss, p.lse_for_zloss, p.out)
-    for name, t in zip(names, tensors):
-        if t is not None and t.device != dev:  # _checks compares device types only
-            raise ValueError(f"{name}: expected a tensor on {dev} like log_prob, got one on {t.device}")
-    descs = [_desc(p.lib, None if t is None else t.detach()) for t in tensors]
-
-    workspaces = []  # keeps the workspace tensor alive until phase 2 has queued the kernel
+    workspaces = []
 
     def launch(nbytes: int):
         ptr = 0
@@ -96,8 +87,23 @@ def run(p: _checks.Prepared):
         stream = int(torch.npu.current_stream(dev).npu_stream)
         return ptr, stream
 
+    return launch
+
+
+def run(p, shard=None):
+    """Launch ``p`` (torch tensors on an NPU, ``p.out`` allocated) on the current NPU stream;
+    ``shard``: see ``_native.call_prepared``."""
+    dev = p.log_prob.device
+    require_torch_npu(dev)
+    require_cann_build()
+    import torch
+
+    names = ("grad_loss", "log_prob", "target", "weight", "grad_zloss", "lse_for_zloss", "out")
+    tensors = (p.grad_loss, p.log_prob, p.target, p.weight, p.grad_zloss, p.lse_for_zloss, p.out)
+    for name, t in zip(names, tensors):
+        if t is not None and t.device != dev:  # _checks compares device types only
+            raise ValueError(f"{name}: expected a tensor on {dev} like log_prob, got one on {t.device}")
+
     with torch.npu.device(dev):
-        call_native(descs[0], descs[1], descs[2], descs[3], descs[4], descs[5], p.reduction,
-                    p.ignore_index, p.label_smoothing, p.lse_square_scale_for_zloss, descs[6],
-                    launch=launch)
+        call_prepared(p, launch=stream_launch(dev), shard=shard)
     return p.out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._ops import native as _native
+from ._native import native as _native
 
 __all__ = ["profiles", "current_profile", "set_soc", "set_auto_sync", "set_cores", "set_threads",
            "host_threads", "last_launch_stats"]

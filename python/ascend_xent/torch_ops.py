@@ -24,9 +24,9 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from . import _backends, _checks, _ops
+from . import _api, _arrays, _backends, _checks
 
-__all__ = ["cross_entropy", "cross_entropy_loss", "cross_entropy_loss_grad_torch"]
+__all__ = ["cross_entropy", "cross_entropy_loss"]
 
 
 # --------------------------------------------------------------------------------------
@@ -38,25 +38,19 @@ def _grad_op(grad_loss: Tensor, log_prob: Tensor, target: Tensor,
              lse_for_zloss: Optional[Tensor] = None, reduction: str = "mean",
              ignore_index: int = -100, label_smoothing: float = 0.0,
              lse_square_scale_for_zloss: float = 0.0) -> Tensor:
-    return _ops.grad_impl(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
-                          reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss)
+    return _api.cross_entropy_loss_grad(grad_loss, log_prob, target, weight, grad_zloss,
+                                        lse_for_zloss, reduction, ignore_index, label_smoothing,
+                                        lse_square_scale_for_zloss)
 
 
 # The NPU implementation (DispatchKey PrivateUse1, the key torch_npu's 'npu' device maps to),
 # next to the default one above (CompositeExplicitAutograd, which serves CPU tensors).
-# Both validate the same way; run_prepared then sends npu tensors to _npu.run (the current
-# NPU stream) and host tensors to the simulator. "privateuseone" names that key whether or
-# not torch_npu is loaded (torch_npu renames the backend to "npu" but the name stays valid),
-# so registering it on a machine without torch_npu only adds an entry no tensor reaches.
+# Both are the public function, whose launch sends npu tensors to the current NPU stream and
+# host tensors to the simulator. "privateuseone" names that key whether or not torch_npu is
+# loaded (torch_npu renames the backend to "npu" but the name stays valid), so registering
+# it on a machine without torch_npu only adds an entry no tensor reaches.
 _PRIVATEUSE1 = "privateuseone"
-
-
-@_grad_op.register_kernel(_PRIVATEUSE1)
-def _grad_npu(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_zloss=None,
-              reduction="mean", ignore_index=-100, label_smoothing=0.0,
-              lse_square_scale_for_zloss=0.0):
-    return _ops.grad_impl(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
-                          reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss)
+_grad_op.register_kernel(_PRIVATEUSE1)(_api.cross_entropy_loss_grad)
 
 
 @_grad_op.register_fake
@@ -67,35 +61,6 @@ def _grad_fake(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_fo
                     ignore_index, label_smoothing, lse_square_scale_for_zloss,
                     check_values=False)
     return torch.empty_like(log_prob, memory_format=torch.contiguous_format)
-
-
-def cross_entropy_loss_grad_torch(grad_loss, log_prob, target, weight=None, grad_zloss=None,
-                                  lse_for_zloss=None, reduction="mean", ignore_index=-100,
-                                  label_smoothing=0.0, lse_square_scale_for_zloss=0.0):
-    """torch entry of ``ascend_xent.cross_entropy_loss_grad`` without ``out``: the custom op.
-
-    Python numbers for grad_loss/grad_zloss become 0-D tensors of log_prob's dtype.
-    """
-    reduction = _checks.check_reduction(reduction)
-
-    def as_tensor(v, name):
-        if _checks._is_number(v):
-            if reduction == "none":
-                raise ValueError(f"{name}: expected an array of shape (N,) = ({log_prob.shape[0]},) "
-                                 "under reduction='none', got a Python number")
-            return torch.tensor(float(v), dtype=log_prob.dtype, device=log_prob.device)
-        return v
-
-    grad_loss = as_tensor(grad_loss, "grad_loss")
-    if grad_zloss is not None:
-        grad_zloss = as_tensor(grad_zloss, "grad_zloss")
-    # Validate here too, so that a bad call fails with the same message before dispatch.
-    _checks.prepare(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss, reduction,
-                    ignore_index, label_smoothing, lse_square_scale_for_zloss,
-                    check_values=False)
-    return torch.ops.ascend_xent.cross_entropy_loss_grad(
-        grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss, reduction,
-        int(ignore_index), float(label_smoothing), float(lse_square_scale_for_zloss))
 
 
 # --------------------------------------------------------------------------------------
@@ -147,7 +112,7 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
                    lse_square_scale_for_zloss)
     n, c = input.shape
     if n > 0 and _backends.checks_target_values(input.device.type):
-        bad = _checks.lib_for(input).first_bad_target(target, c, int(ignore_index))
+        bad = _arrays.lib_for(input).first_bad_target(target, c, int(ignore_index))
         if bad is not None:
             i, v = bad
             raise ValueError(f"target: target[{i}] = {v} is out of range [0, {c}) "

@@ -43,6 +43,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
 #include "ascend_xent/launch_info.h"
 #include "bindings_backend.h"
 #include "error_report.h"  // xent_last_error_message
@@ -215,11 +216,16 @@ struct RunResult {
     std::string error;    // a C++ exception's text, e.g. a simulator violation
 };
 
-void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object target,
-                             py::object weight, py::object gradZloss, py::object lseForZloss,
-                             const std::string& reduction, int64_t ignoreIndex,
-                             double labelSmoothing, double lseSquareScaleForZloss,
-                             py::object out, py::object launch) {
+// The columns [offset, offset + C) of a count-class vocabulary (the shard API); count 0:
+// the whole vocabulary (the vendor API).
+struct ClassShard {
+    int64_t offset = 0, count = 0;
+};
+
+void run_grad(py::object gradLoss, py::object logProb, py::object target, py::object weight,
+              py::object gradZloss, py::object lseForZloss, const std::string& reduction,
+              int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
+              py::object out, py::object launch, const ClassShard& shard) {
     auto dGrad = parse_desc(gradLoss, "grad_loss");
     auto dLogProb = parse_desc(logProb, "log_prob");
     auto dTarget = parse_desc(target, "target");
@@ -261,12 +267,20 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         try {
-            r.status = aclnnXentCrossEntropyLossGradGetWorkspaceSize(
-                tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
-                red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), &wsSize,
-                &executor);
+            if (shard.count == 0) {
+                r.status = aclnnXentCrossEntropyLossGradGetWorkspaceSize(
+                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
+                    red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), &wsSize,
+                    &executor);
+            } else {
+                r.status = aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
+                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
+                    red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, shard.offset,
+                    shard.count, tOut.get(), &wsSize, &executor);
+            }
             if (r.status != ACLNN_SUCCESS) {
-                r.phase = "aclnnXentCrossEntropyLossGradGetWorkspaceSize";
+                r.phase = shard.count == 0 ? "aclnnXentCrossEntropyLossGradGetWorkspaceSize"
+                                           : "aclnnXentCrossEntropyLossGradShardGetWorkspaceSize";
                 r.message = failure_message();
             }
         } catch (const std::exception& e) {
@@ -326,6 +340,26 @@ void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object
     }
     if (!r.error.empty()) throw std::runtime_error(r.error);
     if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status, r.message);
+}
+
+void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object target,
+                             py::object weight, py::object gradZloss, py::object lseForZloss,
+                             const std::string& reduction, int64_t ignoreIndex,
+                             double labelSmoothing, double lseSquareScaleForZloss,
+                             py::object out, py::object launch) {
+    run_grad(gradLoss, logProb, target, weight, gradZloss, lseForZloss, reduction, ignoreIndex,
+             labelSmoothing, lseSquareScaleForZloss, out, launch, ClassShard{});
+}
+
+void cross_entropy_loss_grad_shard(py::object gradLoss, py::object logProb, py::object target,
+                                   py::object weight, py::object gradZloss, py::object lseForZloss,
+                                   const std::string& reduction, int64_t ignoreIndex,
+                                   double labelSmoothing, double lseSquareScaleForZloss,
+                                   int64_t classOffset, int64_t classCount, py::object out,
+                                   py::object launch) {
+    if (classCount < 1) throw py::value_error("class_count: expected >= 1, got " + std::to_string(classCount));
+    run_grad(gradLoss, logProb, target, weight, gradZloss, lseForZloss, reduction, ignoreIndex,
+             labelSmoothing, lseSquareScaleForZloss, out, launch, ClassShard{classOffset, classCount});
 }
 
 py::dict build_info() {
@@ -394,6 +428,14 @@ PYBIND11_MODULE(_C, m) {
           "the GIL is released while the phases run. launch: None (the binding allocates the workspace; "
           "simulator build only) or a callable(workspace_bytes) -> (workspace_ptr, stream), called "
           "between the phases.");
+    m.def("cross_entropy_loss_grad_shard", &cross_entropy_loss_grad_shard, py::arg("grad_loss"),
+          py::arg("log_prob"), py::arg("target"), py::arg("weight"), py::arg("grad_zloss"),
+          py::arg("lse_for_zloss"), py::arg("reduction"), py::arg("ignore_index"),
+          py::arg("label_smoothing"), py::arg("lse_square_scale_for_zloss"), py::arg("class_offset"),
+          py::arg("class_count"), py::arg("out"), py::arg("launch") = py::none(),
+          "aclnnXentCrossEntropyLossGradShard: cross_entropy_loss_grad of the columns "
+          "[class_offset, class_offset + C) of a class_count-class vocabulary (weight: the whole "
+          "vocabulary's (class_count,); log_prob: the shard minus the whole row's logsumexp).");
     m.def("build_info", &build_info);
     m.def("advise_huge_pages", &advise_huge_pages, py::arg("addr"), py::arg("bytes"),
           "madvise(MADV_HUGEPAGE) on the 2 MiB-aligned interior of a fresh host buffer the package owns.");

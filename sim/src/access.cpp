@@ -78,7 +78,9 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
                  (unsigned long long)args[i].bytes, args[i].role, args[i].t.dataLen,
                  args[i].t.dataLen / args[i].elemSize, args[i].elemSize);
     }
-    // dst/src overlap must be 100% or none.
+    // 通用地址重叠约束: within a 256 B repeat dst/src overlap 100% or not at all;
+    // across repeats no later repeat may read what an earlier one wrote, so a dst
+    // at least one repeat before its src (same element size) is legal.
     for (int w = 0; w < n; ++w) {
         if (!args[w].write) continue;
         for (int r = 0; r < n; ++r) {
@@ -86,11 +88,12 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
             const uint64_t wl = off[w], wh = wl + args[w].bytes, rl = off[r], rh = rl + args[r].bytes;
             if (wl >= rh || rl >= wh || !args[w].bytes || !args[r].bytes) continue;
             const bool full = wl == rl && args[w].bytes <= args[r].bytes;
-            if (full && allowFullOverlap) continue;
+            const bool behind = args[w].elemSize == args[r].elemSize && wl + 256 <= rl;
+            if ((full || behind) && allowFullOverlap) continue;
             fail(api, full ? "dst aliases src" : "partial overlap",
                  "%s UB [%s, %s) and %s UB [%s, %s) overlap %s", args[w].role, hex(wl).c_str(), hex(wh).c_str(),
                  args[r].role, hex(rl).c_str(), hex(rh).c_str(),
-                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap or none)");
+                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap, none, or a dst at least one 256 B repeat before its src)");
         }
     }
     if (count == 0) return false;  // a NOP on A2/A3
@@ -240,6 +243,18 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     }
 }
 
+void set_pad_register(const char* api, uint64_t bits) {
+    Block& b = cur(api);
+    b.padRegSet = true;
+    b.padReg = bits;
+}
+
+bool pad_register(const char* api, uint64_t* bits) {
+    const Block& b = cur(api);
+    *bits = b.padReg;
+    return b.padRegSet;
+}
+
 void* user_workspace(const char* api, void* ws) {
     Block& b = cur(api);
     if (!ws) fail(api, "null workspace", "the workspace pointer is null");
@@ -253,7 +268,13 @@ void* user_workspace(const char* api, void* ws) {
     return static_cast<uint8_t*>(ws) + sys;
 }
 
-void set_sys_workspace(void* ws) { cur("SetSysWorkspace").sysWorkspace = ws; }
+// dav_c220 SetSysWorkspace: the CPU twin asserts a non-null pointer; the NPU
+// keeps the first address it is given.
+void set_sys_workspace(void* ws) {
+    Block& b = cur("SetSysWorkspace");
+    if (!ws) fail("SetSysWorkspace", "null workspace", "the workspace pointer is null");
+    if (!b.sysWorkspace) b.sysWorkspace = ws;
+}
 void* sys_workspace() { return cur("GetSysWorkSpacePtr").sysWorkspace; }
 
 }  // namespace ascend_sim::detail

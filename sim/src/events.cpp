@@ -1,5 +1,6 @@
 // SetFlag/WaitFlag, PipeBarrier and event ids: the synccheck rules (unpaired
-// set, wait without set, set twice, ids 0..7, AIV-legal pipe pairs) and the
+// set, wait without set, set twice, ids 0..7, AIV-legal pipe pairs, V_V as a
+// PIPE_V barrier) and the
 // clock joins the hazard model needs.
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
@@ -39,18 +40,29 @@ bool aiv_pipes(uint8_t e, Pipe& src, Pipe& dst) {
     }
 }
 
+void check_id(const char* api, uint8_t e, int32_t id) {
+    if (id < 0 || id > 7) fail(api, "event id out of range", "event id %d of HardEvent::%s is outside 0..7", id, event_name(e));
+}
+
 void check_event(const char* api, uint8_t e, int32_t id, Pipe& src, Pipe& dst) {
     if (!aiv_pipes(e, src, dst))
         fail(api, "event not legal on AIV",
              "HardEvent::%s is not a legal pair on a vector core (legal: S<->V, S<->MTE2, S<->MTE3, V<->MTE2, "
              "V<->MTE3, MTE2<->MTE3)",
              event_name(e));
-    if (id < 0 || id > 7) fail(api, "event id out of range", "event id %d of HardEvent::%s is outside 0..7", id, event_name(e));
+    check_id(api, e, id);
 }
 }  // namespace
 
+// V_V is no flag on dav_c220 (kernel_event.h SetFlagImpl/WaitFlagImpl): SetFlag
+// is PipeBarrier<PIPE_V>, WaitFlag does nothing; the id is still range-checked.
 void set_flag(const char* api, uint8_t e, int32_t id) {
     Block& b = cur(api);
+    if (HardEvent(e) == HardEvent::V_V) {
+        check_id(api, e, id);
+        b.hz.barrier(P_V);
+        return;
+    }
     Pipe src, dst;
     check_event(api, e, id, src, dst);
     EventSlot& s = b.events[e][id];
@@ -67,6 +79,7 @@ void set_flag(const char* api, uint8_t e, int32_t id) {
 
 void wait_flag(const char* api, uint8_t e, int32_t id) {
     Block& b = cur(api);
+    if (HardEvent(e) == HardEvent::V_V) return check_id(api, e, id);
     Pipe src, dst;
     check_event(api, e, id, src, dst);
     EventSlot& s = b.events[e][id];

@@ -375,6 +375,27 @@ void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbR
         fail(api, "usedCores not modelled",
              "usedCores %d (a subset of the %u blocks) is not modelled by the simulator; use 0 (all blocks)",
              usedCores, b.num);
+    // dav_c220 SoftSyncAllImpl: each block adds 1 to its own 32 B GM slot and
+    // waits until the slots sum to blockDim x its new value. That is a barrier only
+    // if every slot held the same value on entry (zeroed before the first call).
+    auto* slot = static_cast<int32_t*>(const_cast<void*>(gm.p)) + size_t(b.idx) * 8;
+    const int32_t value = *slot + 1;
+    {
+        Launch& L = *b.launch;
+        std::lock_guard<std::mutex> lk(L.mu);
+        if (L.softGen != L.generation) {
+            L.softGen = L.generation;
+            L.softValue = value;
+            L.softFirst = b.idx;
+        } else if (value != L.softValue) {
+            fail(api, "GM workspace slots differ",
+                 "gmWorkspace slot of block %u counts to %d but block %u's counts to %d: the slots must all hold the "
+                 "same value on entry (zero the workspace before the first soft SyncAll); the NPU would pass early "
+                 "or hang",
+                 b.idx, int(value), L.softFirst, int(L.softValue));
+        }
+    }
+    *slot = value;
     // The soft barrier writes its flags through ubWorkspace (defined afterwards).
     if (b.initcheck) {
         const uint64_t off = uint64_t(static_cast<const uint8_t*>(ub.p) - b.ub);
@@ -386,6 +407,10 @@ void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbR
 }  // namespace detail
 
 void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body) {
+    run_kernel(name, blockDim, current_profile(), body);
+}
+
+void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, const std::function<void()>& body) {
     using namespace detail;
     if (tls_block) fail("run_kernel", "nested launch", "a kernel cannot launch a kernel");
     if (blockDim < 1 || blockDim > 65535)
@@ -394,7 +419,7 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
                                (name ? name : "?") + " is outside [1, 65535]");
     Launch L;
     L.name = name ? name : "kernel";
-    L.prof = current_profile();
+    L.prof = profile;
     L.blockDim = blockDim;
     L.threads = host_threads();
     L.fiberMode = blockDim <= L.prof.vectorCores;

@@ -63,7 +63,7 @@ endfunction()
 
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   # The CANN build's list (op_host/cmake/xent_targets.cmake, cann_targets.cmake).
-  set(_cann_host_sources ${XENT_HOST_SOURCES} platform_info_cann.cpp launch_cann.cpp)
+  set(_cann_host_sources ${XENT_HOST_SOURCES} platform_info_cann.cpp launch_cann.cpp device_memory_cann.cpp)
   foreach(src ${_cann_host_sources})
     get_filename_component(name ${src} NAME_WE)
     add_cann_check(cann_host_syntax_${name}

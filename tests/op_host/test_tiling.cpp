@@ -39,6 +39,10 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK(t.ioBufBytes >= t.tileRows * pitch * eb);
     if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
+    // A weight of at most 4096 classes stays in UB whole; a larger one never does.
+    XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
+    if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32);
+    if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
     if (p.n == 0) {
         XCHECK_EQ(r.workspaceBytes, uint64_t(0));
         return;

@@ -3,13 +3,16 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
 #include "ascend_sim/sim.h"
 #include "ascend_sim/numerics/types.h"  // half, bfloat16_t (host-side rounding, as the kernel's Cast)
 
@@ -93,6 +96,20 @@ struct Options {
     double zlossScale = 0.0;
     bool weight = false, gradZloss = false, lse = false;
 };
+
+// A point of the option matrices: z = 0 no z-loss, 1 z-loss, 2 z-loss with gradZloss;
+// ignoreIndex -100 for odd combo numbers, the in-range 3 for even ones.
+inline Options MatrixOptions(const char* reduction, bool weight, double ls, int z, int combo) {
+    Options o;
+    o.reduction = reduction;
+    o.weight = weight;
+    o.labelSmoothing = ls;
+    o.zlossScale = z ? 1e-2 : 0.0;
+    o.lse = z > 0;
+    o.gradZloss = z == 2;
+    o.ignoreIndex = (combo % 2) ? -100 : 3;
+    return o;
+}
 
 // Host inputs of one problem (values already rounded to their dtypes by the caller's tensors).
 struct Problem {
@@ -185,15 +202,31 @@ inline Problem RandomProblem(int64_t n, int64_t c, const Options& o, uint64_t se
     return p;
 }
 
-inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype) {
+// The columns [offset, offset + width) of the problem through the shard API
+// (aclnn_cross_entropy_loss_grad_shard.h), classCount = the problem's C.
+struct Shard {
+    int64_t offset = 0, width = 0;
+};
+
+// The problem through the vendor API, or one shard of it (out and stored.logProb
+// are then the shard's (N, width) columns). inPlace: out is logProb's own tensor (the
+// gradient overwrites the log-probabilities). betweenPhases: called after phase 1
+// succeeded, before phase 2.
+inline RunResult RunWith(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                         const Shard* shard, bool inPlace, const std::function<void()>& betweenPhases) {
     RunResult r;
-    const int64_t N = p.n, C = p.c;
+    const int64_t N = p.n, C = p.c, width = shard ? shard->width : C;
     const bool none = o.reduction == "none";
     const std::vector<int64_t> gradShape = none ? std::vector<int64_t>{N} : std::vector<int64_t>{};
-    DeviceTensor gradLoss(gradShape, dtype), logProb({N, C}, dtype), target({N}, targetDtype), out({N, C}, dtype);
+    DeviceTensor gradLoss(gradShape, dtype), logProb({N, width}, dtype), target({N}, targetDtype),
+        out({N, width}, dtype);
     DeviceTensor weight({C}, ACL_FLOAT), gradZ(gradShape, dtype), lse({N}, dtype);
     gradLoss.Set(p.gradLoss);
-    logProb.Set(p.logProb);
+    std::vector<double> columns(size_t(N * width));
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < width; ++j)
+            columns[size_t(i * width + j)] = p.logProb[size_t(i * C + (shard ? shard->offset : 0) + j)];
+    logProb.Set(columns);
     std::vector<double> t(p.target.begin(), p.target.end());
     target.Set(t);
     weight.Set(p.weight);
@@ -209,22 +242,76 @@ inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclD
     uint64_t wsSize = 0;
     aclOpExecutor* exec = nullptr;
     std::string red = o.reduction;
-    r.status = aclnnCrossEntropyLossGradGetWorkspaceSize(
-        gradLoss.get(), logProb.get(), target.get(), o.weight ? weight.get() : nullptr,
-        o.gradZloss ? gradZ.get() : nullptr, o.lse ? lse.get() : nullptr, red.data(), o.ignoreIndex,
-        o.labelSmoothing, o.zlossScale, out.get(), &wsSize, &exec);
+    aclTensor* const w = o.weight ? weight.get() : nullptr;
+    aclTensor* const gz = o.gradZloss ? gradZ.get() : nullptr;
+    aclTensor* const l = o.lse ? lse.get() : nullptr;
+    aclTensor* const dst = inPlace ? logProb.get() : out.get();
+    r.status = shard ? aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
+                           gradLoss.get(), logProb.get(), target.get(), w, gz, l, red.data(), o.ignoreIndex,
+                           o.labelSmoothing, o.zlossScale, shard->offset, C, dst, &wsSize, &exec)
+                     : aclnnCrossEntropyLossGradGetWorkspaceSize(gradLoss.get(), logProb.get(), target.get(), w, gz, l,
+                                                                 red.data(), o.ignoreIndex, o.labelSmoothing,
+                                                                 o.zlossScale, dst, &wsSize, &exec);
     if (r.status != ACLNN_SUCCESS) {
         r.message = aclGetRecentErrMsg();
         return r;
     }
+    if (betweenPhases) betweenPhases();
     void* ws = nullptr;
     if (wsSize > 0) aclrtMalloc(&ws, wsSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    r.status = aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
+    r.status = shard ? aclnnXentCrossEntropyLossGradShard(ws, wsSize, exec, nullptr)
+                     : aclnnCrossEntropyLossGrad(ws, wsSize, exec, nullptr);
     if (r.status != ACLNN_SUCCESS) r.message = aclGetRecentErrMsg();
     if (ws) aclrtFree(ws);
-    r.out = out.Get();
-    r.outBytes = out.Bytes();
+    const DeviceTensor& result = inPlace ? logProb : out;
+    r.out = result.Get();
+    r.outBytes = result.Bytes();
     return r;
+}
+
+inline RunResult Run(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                     bool inPlace = false, const std::function<void()>& betweenPhases = {}) {
+    return RunWith(p, o, dtype, targetDtype, nullptr, inPlace, betweenPhases);
+}
+
+inline RunResult RunShard(const Problem& p, const Options& o, aclDataType dtype, aclDataType targetDtype,
+                          const Shard& shard) {
+    return RunWith(p, o, dtype, targetDtype, &shard, false, {});
+}
+
+// Against Reference(): the kernel computes in fp32 and rounds once to the output dtype, so
+//   |got - ref| <= half an ulp of the output dtype at |ref| (rtol * |ref|)
+//                + 16 fp32 ulps of the sum of the terms' magnitudes (cancellation)
+//                + half an ulp of fp16 subnormals.
+inline double Rtol(aclDataType t) { return t == ACL_FLOAT ? 0.0 : (t == ACL_FLOAT16 ? 1.0 / 2048 : 1.0 / 256); }
+constexpr double kFp32Terms = 16 * 5.96e-8;
+// Half an ulp of the output's subnormals (fp16 gradients of ~1e-5 are subnormal).
+inline double Atol(aclDataType t) { return t == ACL_FLOAT16 ? std::ldexp(1.0, -25) : 1e-37; }
+
+inline const char* Name(aclDataType t) {
+    return t == ACL_FLOAT ? "fp32" : (t == ACL_FLOAT16 ? "fp16" : (t == ACL_BF16 ? "bf16" : "int"));
+}
+
+// Returns the number of elements outside tolerance (prints the first few).
+inline int64_t CompareWithReference(const RunResult& r, const Options& o, aclDataType dtype, const char* label) {
+    std::vector<double> scale;
+    const std::vector<double> ref = Reference(r.stored, o, &scale);
+    const int64_t N = r.stored.n, C = r.stored.c;
+    const double rtol = Rtol(dtype);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < N; ++i) {
+        for (int64_t j = 0; j < C; ++j) {
+            const double want = ref[size_t(i * C + j)], got = r.out[size_t(i * C + j)];
+            const double tol = rtol * std::abs(want) + kFp32Terms * scale[size_t(i * C + j)] + Atol(dtype);
+            if (!(std::abs(got - want) <= tol)) {
+                if (bad < 3)
+                    std::printf("    %s: out[%lld][%lld] = %.9g, reference %.9g (tol %.3g)\n", label, (long long)i,
+                                (long long)j, got, want, tol);
+                ++bad;
+            }
+        }
+    }
+    return bad;
 }
 
 }  // namespace xtest_util

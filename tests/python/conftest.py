@@ -31,7 +31,7 @@ import pytest
 
 import ascend_xent  # noqa: F401  (fails fast when the extension is missing)
 from ascend_xent import _backends, golden
-from ascend_xent._checks import numpy_dtype
+from ascend_xent._arrays import numpy_dtype
 
 BUILD = _backends.build_backend()  # "sim" or "cann"
 BACKEND = (os.environ.get(_backends.ENV, "").strip().lower()

@@ -12,8 +12,7 @@ import pytest
 
 import ascend_xent as ax
 from ascend_xent import _backends, _npu
-from ascend_xent._checks import _numpy_lib
-from ascend_xent._ops import _desc, call_native
+from ascend_xent._native import call, descriptor
 from conftest import BUILD, ON_NPU, backend_problem, golden_of, make_case
 
 
@@ -59,7 +58,7 @@ def test_npu_without_torch_npu_names_the_device(monkeypatch):
     # The npu backend's entry point refuses before touching anything else.
     fake = types.SimpleNamespace(log_prob=types.SimpleNamespace(device="npu:1"))
     with pytest.raises(ImportError, match=r"device 'npu:1' need torch_npu"):
-        _backends.run_npu(fake)
+        _npu.run(fake)
 
 
 @pytest.mark.skipif(BUILD != "sim", reason="the simulator build's refusal")
@@ -98,9 +97,9 @@ def test_privateuse1_kernel_is_registered(torch):
 def _descs(kw, out):
     args = (kw["grad_loss"], kw["log_prob"], kw["target"], kw["weight"], kw["grad_zloss"],
             kw["lse_for_zloss"])
-    d = [None if a is None else _desc(_numpy_lib, np.require(a, requirements="C")) for a in args]
+    d = [None if a is None else descriptor(np.require(a, requirements="C")) for a in args]
     return d + [kw["reduction"], kw["ignore_index"], kw["label_smoothing"],
-                kw["lse_square_scale_for_zloss"], _desc(_numpy_lib, out)]
+                kw["lse_square_scale_for_zloss"], descriptor(out)]
 
 
 def _case():
@@ -125,7 +124,7 @@ def test_launch_callback_supplies_workspace_and_stream():
         start = (-ws.ctypes.data) % 64
         return ws.ctypes.data + start, 0
 
-    call_native(*_descs(kw, out), launch=launch)
+    call(*_descs(kw, out), launch=launch)
     assert calls == [expected_ws] and expected_ws > 0
     np.testing.assert_array_equal(out.view(np.int16), ref.view(np.int16))  # bitwise
     assert ax.last_launch_stats()["workspace_bytes"] == expected_ws
@@ -140,13 +139,13 @@ def test_launch_callback_errors_free_the_executor_and_propagate():
         raise RuntimeError("no device memory today")
 
     with pytest.raises(RuntimeError, match="no device memory today"):
-        call_native(*_descs(kw, out), launch=boom)
+        call(*_descs(kw, out), launch=boom)
     with pytest.raises(TypeError, match=r"launch: expected the callable to return \(workspace_ptr, stream\)"):
-        call_native(*_descs(kw, out), launch=lambda n: 0)
+        call(*_descs(kw, out), launch=lambda n: 0)
     with pytest.raises(ValueError, match="launch: returned a null workspace"):
-        call_native(*_descs(kw, out), launch=lambda n: (0, 0))
+        call(*_descs(kw, out), launch=lambda n: (0, 0))
     with pytest.raises(TypeError, match="launch: expected None or a callable"):
-        call_native(*_descs(kw, out), launch=42)
+        call(*_descs(kw, out), launch=42)
     # The executors of the failed calls were freed (phase 2 ran without a workspace) and
     # left no message behind: the next call works and reports nothing stale.
     res = ax.cross_entropy_loss_grad(**kw, out=out)

@@ -153,8 +153,7 @@ NATIVE = [
 @pytest.mark.requires_sim  # host buffers straight into the native layer
 @pytest.mark.parametrize("case,exc,words", NATIVE, ids=[next(iter(c[0])) for c in NATIVE])
 def test_native_errors_name_the_python_argument(case, exc, words):
-    from ascend_xent._checks import _numpy_lib
-    from ascend_xent._ops import _desc, call_native
+    from ascend_xent._native import call, descriptor
 
     lp = np.zeros((4, 3), np.float32)
     t = np.array([0, 1, 5, 0]) if case.get("target_bad") else np.array([0, 1, 2, 0])
@@ -163,8 +162,8 @@ def test_native_errors_name_the_python_argument(case, exc, words):
     out = np.empty((4, 3), np.float16 if case.get("out") == "float16" else np.float32)
     args = (np.asarray(1.0, np.float32), lp, t, None, None, None, case.get("reduction", "mean"), -100,
             case.get("ls", 0.0), 0.0, out)
-    descs = [_desc(_numpy_lib, a) if isinstance(a, np.ndarray) else a for a in args]
+    descs = [descriptor(a) if isinstance(a, np.ndarray) else a for a in args]
     with pytest.raises(exc) as ei:
-        call_native(*descs)
+        call(*descs)
     for w in words:
         assert w in str(ei.value), (w, str(ei.value))

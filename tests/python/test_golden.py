@@ -56,6 +56,15 @@ def test_golden_compare():
     assert not r["ok"] and r["worst_index"] == (3, 4) and r["mismatches"] == 1
 
 
+def test_compare_reports_absolute_and_scaled_errors():
+    e = np.linspace(-10, 10, 100).reshape(10, 10)  # max |golden| = 10
+    a = e.copy()
+    a[2, 3] += 0.5
+    r = golden.compare(a, e, "float64")
+    assert r["scale"] == 10.0 and r["worst_index"] == (2, 3)
+    assert np.isclose(r["max_abs_error"], 0.5) and np.isclose(r["max_scaled_error"], 0.05)
+
+
 def test_check_equals_compare():
     rng = np.random.default_rng(0)
     lp = golden.log_softmax(rng.normal(size=(300, 50))).astype(np.float32)
@@ -66,7 +75,8 @@ def test_check_equals_compare():
     approx = (ref * (1 + 1e-7)).astype(np.float32)
     a, b = golden.compare(approx, ref), golden.check(approx, *args, chunk_rows=7)
     assert a["ok"] and b["ok"] and a["worst_index"] == b["worst_index"]
-    assert abs(a["max_abs_error"] - b["max_abs_error"]) < 1e-12
+    for key in ("max_abs_error", "max_scaled_error", "scale"):
+        assert abs(a[key] - b[key]) < 1e-12, key
     approx[5, 5] += 0.01
     a, b = golden.compare(approx, ref), golden.check(approx, *args, chunk_rows=7)
     assert not a["ok"] and not b["ok"] and a["mismatches"] == b["mismatches"] == 1

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 import ascend_xent as ax
-from ascend_xent._checks import _numpy_lib
-from ascend_xent._ops import _desc, call_native
+from ascend_xent._native import call, descriptor
 from conftest import DTYPES, assert_close_scaled, golden_of, make_case
 
 # NumPy inputs and simulator settings (cores, threads, counters): the sim backend only.
@@ -66,11 +65,10 @@ def test_torch_names_first_bad_row(torch):
 
 def _native(kw, out):
     """The native layer with the Python checks bypassed (only descriptors built)."""
-    lib = _numpy_lib
     args = [kw["grad_loss"], kw["log_prob"], kw["target"], kw["weight"], kw["grad_zloss"], kw["lse_for_zloss"]]
-    d = [None if a is None else _desc(lib, a) for a in args]  # make_case's arrays are contiguous
-    call_native(*d, kw["reduction"], kw["ignore_index"], kw["label_smoothing"],
-                kw["lse_square_scale_for_zloss"], _desc(lib, out))
+    d = [descriptor(a) for a in args]  # make_case's arrays are contiguous
+    call(*d, kw["reduction"], kw["ignore_index"], kw["label_smoothing"],
+         kw["lse_square_scale_for_zloss"], descriptor(out))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

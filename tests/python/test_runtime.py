@@ -168,8 +168,12 @@ def test_cli_info():
 def test_cli_demo_small():
     r = _cli("demo", "--n", "256", "--c", "3000")
     assert r.returncode == 0, r.stdout + r.stderr
-    for word in ("backend", "SoC", "tiling", "accuracy", "PASS", "wall time", "GM traffic", "minimum"):
+    for word in ("backend", "SoC", "tiling", "blockDim", "prologue", "accuracy", "PASS", "first call",
+                 "warm median", "GM traffic", "minimum", "repeats"):
         assert word in r.stdout, word
+    # Every figure comes with what it means: a label, the figure, then a colon and words.
+    for line in r.stdout.splitlines()[2:]:
+        assert ": " in line, line
 
 
 def test_console_script():

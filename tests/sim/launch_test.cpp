@@ -75,6 +75,22 @@ XTEST(syncall_64_blocks_on_ascend950_1_thread) {
     ascend_sim::set_soc("");
 }
 
+// A launch on a given profile ignores the current one: 64 blocks sync on
+// ascend950's 64 cores while ascend910b (48) is current, and not the other way round.
+XTEST(run_kernel_on_a_given_profile) {
+    ascend_sim::SocProfile a950;
+    for (const auto& p : ascend_sim::profiles())
+        if (p.name == "ascend950") a950 = p;
+    ascend_sim::set_soc("ascend910b");
+    run_kernel("k", 64, a950, [] { SyncAll(); });
+    XCHECK_EQ(ascend_sim::last_launch_stats().soc, std::string("ascend950"));
+    ascend_sim::set_soc("ascend950");
+    ascend_sim::SocProfile few = a950;
+    few.vectorCores = 8;
+    XCHECK_THROWS_WITH(run_kernel("k", 64, few, [] { SyncAll(); }), "blockDim 64 exceeds the 8 vector cores of ascend950");
+    ascend_sim::set_soc("");
+}
+
 XTEST(failure_while_others_wait_in_syncall_does_not_hang) {
     for (uint32_t threads : {1u, 2u, 0u}) {
         ascend_sim::set_threads(threads);

@@ -26,6 +26,12 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #ifdef SIM_CASE_COMPARE_BF16
     Compare(m, b, b, CMPMODE::LT, 128);
 #endif
+#ifdef SIM_CASE_COMPARESCALAR_INT8
+    CompareScalar(m.ReinterpretCast<int8_t>(), f, 1.0f, CMPMODE::EQ, 64);
+#endif
+#ifdef SIM_CASE_SETPADVALUE_POS
+    SetPadValue<float, TPosition::VECCALC>(1.0f);
+#endif
 #ifdef SIM_CASE_CAST_PAIR
     Cast(h, i64, RoundMode::CAST_RINT, 64);
 #endif

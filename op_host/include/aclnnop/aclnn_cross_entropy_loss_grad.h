@@ -38,8 +38,11 @@ extern "C" {
 //   gradZlossOptional    as gradLoss, or nullptr (read only when lseSquareScaleForZloss != 0)
 //   lseForZlossOptional  (N,), logProb's dtype; required when lseSquareScaleForZloss != 0
 //   reductionOptional    "none", "mean" or "sum"; nullptr means "mean"
-//   labelSmoothing       in [0, 1]
-//   out                  (N, C), logProb's dtype, not overlapping any input
+//   labelSmoothing       in [0, 1]; labelSmoothing / C and 2 * lseSquareScaleForZloss must each be
+//                        0 or a normal float32 (the kernel's float32 factors)
+//   out                  (N, C), logProb's dtype; logProb itself (in place) or overlapping no input
+// Phase 2 launches on the SoC figures (core count, UB) phase 1 tiled for, and every
+// tensor's memory must stay allocated until it returns.
 ACL_FUNC_VISIBILITY aclnnStatus aclnnXentCrossEntropyLossGradGetWorkspaceSize(
     const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target, const aclTensor* weightOptional,
     const aclTensor* gradZlossOptional, const aclTensor* lseForZlossOptional, char* reductionOptional,

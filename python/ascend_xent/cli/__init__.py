@@ -7,8 +7,8 @@ Each subcommand is one module in this package that defines
     def add_arguments(parser): ...   # its options (argparse)
     def run(args) -> int: ...        # its exit code
 
-Modules are discovered automatically (demo, info, and bench once it exists), so a
-new subcommand is a new file here and nothing else.
+Modules are discovered automatically (bench, demo, info, model), so a new
+subcommand is a new file here and nothing else.
 """
 
 from __future__ import annotations

@@ -75,6 +75,7 @@ struct GmRef {
     uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
 };
 void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
+std::string gm_describe(uint64_t addr);  // "logProb+0x40" or "0x7f..."
 void dcci(const char* api, const void* gm, bool entire);
 
 // ---- DMA ----
@@ -96,6 +97,10 @@ struct UbBlocks {
 // marks the initcheck state of the UB blocks (read, or written).
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks);
+
+// The core's MOV_PAD_VAL register (DataCopyPad's fill): unset at block start.
+void set_pad_register(const char* api, uint64_t bits);
+bool pad_register(const char* api, uint64_t* bits);
 
 // ---- sync ----
 void set_flag(const char* api, uint8_t hardEvent, int32_t id);

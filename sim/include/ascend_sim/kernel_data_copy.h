@@ -112,11 +112,23 @@ inline void check_ub_fit(const char* api, const char* side, uint64_t span, uint3
                                  dataLen);
 }
 
+// DataCopy（GM与UB连续数据搬运）.md: the GM address of a DataCopy is aligned to
+// sizeof(T) (DataCopyPad's may be any byte).
+template <class T>
+void check_gm_aligned(const GlobalTensor<T>& gm) {
+    const auto a = reinterpret_cast<uintptr_t>(gm.raw());
+    if (a % sizeof(T) != 0)
+        ascend_sim::detail::fail("DataCopy", "GM address not aligned to the element size",
+                                 "GM address %s is not %u-byte aligned (sizeof(T)); DataCopyPad takes any GM address",
+                                 ascend_sim::detail::gm_describe(a).c_str(), unsigned(sizeof(T)));
+}
+
 // DataCopyParams (32 B units) GM->UB or UB->GM.
 template <class T>
 void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm,
               const DataCopyParams& p) {
     auto* g = reinterpret_cast<uint8_t*>(gm.raw());
+    check_gm_aligned(gm);
     if (p.blockCount > 4095)
         ascend_sim::detail::fail(api, "blockCount out of range", "blockCount %u is outside [0, 4095]",
                                  unsigned(p.blockCount));
@@ -149,10 +161,32 @@ void check_pad_common(const char* api, uint16_t blockCount, uint32_t blockLen) {
                                  blockLen, unsigned(sizeof(T)));
 }
 
+// The element the MOV_PAD_VAL register fills with: its low sizeof(T) bytes (a
+// 64-bit type is moved as pairs of 32-bit words, so twice the low word).
+template <class T>
+T pad_fill(uint64_t bits) {
+    T v;
+    if constexpr (sizeof(T) == 8) bits = (bits & 0xffffffffull) | (bits << 32);
+    std::memcpy(&v, &bits, sizeof(T));
+    return v;
+}
+
+template <class T>
+uint64_t pad_bits(T v) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    return bits;
+}
+
+// GM->UB DataCopyPad (dav_c220 DataCopyPadGm2UBImpl). isPad writes paddingValue
+// into the core's MOV_PAD_VAL register, as SetPadValue does; the register keeps
+// its value for later copies. Pads and the 32 B round-up tail hold the register's
+// value once it was set; before that, the tail of a block without left/right
+// padding repeats the block's first element, and any other fill is undefined.
 template <class T>
 void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint16_t blockCount,
                   uint32_t blockLen, uint64_t srcStrideBytes, uint64_t dstStrideBlocks, bool isPad, uint8_t l,
-                  uint8_t r, T padValue) {
+                  uint8_t r, uint64_t padBits) {
     const auto* g = reinterpret_cast<const uint8_t*>(src.raw());
     check_pad_common<T>(api, blockCount, blockLen);
     if (uint32_t(l) * sizeof(T) > 32 || uint32_t(r) * sizeof(T) > 32)
@@ -160,19 +194,22 @@ void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor
                                  "leftPadding %u / rightPadding %u elements of %u B exceed 32 B on a side",
                                  unsigned(l), unsigned(r), unsigned(sizeof(T)));
     if constexpr (sizeof(T) == 8) {
-        if (isPad && padValue != T(0))
+        if (padBits != 0)
             ascend_sim::detail::fail(api, "64-bit padding value must be 0",
                                      "paddingValue must be 0 for a 64-bit type");
     }
+    if (isPad) ascend_sim::detail::set_pad_register(api, padBits);
     if (blockCount == 0 || blockLen == 0) return;
+    uint64_t regBits = 0;
+    const bool reg = ascend_sim::detail::pad_register(api, &regBits);
     const uint64_t padded = uint64_t(blockLen) + (uint64_t(l) + r) * sizeof(T);
     const uint64_t ubBlock = roundup32(padded);
     const uint64_t ubPitch = ubBlock + dstStrideBlocks * 32, gmPitch = blockLen + srcStrideBytes;
     const uint64_t ubSpan = (blockCount - 1) * ubPitch + ubBlock, gmSpan = (blockCount - 1) * gmPitch + blockLen;
     check_ub_fit(api, "UB destination", ubSpan, dst.ub_ref().dataLen, blockCount, ubPitch);
     // initcheck: the whole 32 B-rounded block is defined (data, pads and tail)
-    // unless its pads hold undefined bytes (padding without isPad).
-    const bool allDefined = isPad || (l == 0 && r == 0);
+    // unless its pads hold undefined bytes.
+    const bool allDefined = reg || (l == 0 && r == 0);
     const uint64_t defLo = allDefined ? 0 : uint64_t(l) * sizeof(T);
     const uint64_t defHi = allDefined ? ubBlock : defLo + blockLen;
     ascend_sim::detail::dma(api, true, src.gm_ref(), gmSpan, dst.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
@@ -182,13 +219,11 @@ void pad_gm_to_ub(const char* api, const LocalTensor<T>& dst, const GlobalTensor
     for (uint32_t i = 0; i < blockCount; ++i) {
         T* b = reinterpret_cast<T*>(u + i * ubPitch);
         std::memcpy(b + l, g + i * gmPitch, blockLen);
-        // Fill: paddingValue if isPad; else a copy of the block's first element
-        // when there is no left/right padding; else undefined bytes (0xFF here).
-        if (isPad || (l == 0 && r == 0)) {
-            const T v = isPad ? padValue : b[0];
+        if (allDefined) {
+            const T v = reg ? pad_fill<T>(regBits) : b[l];
             for (uint64_t k = 0; k < l; ++k) b[k] = v;
             for (uint64_t k = l + n; k < total; ++k) b[k] = v;
-        } else {
+        } else {  // undefined bytes (0xFF here)
             std::memset(b, 0xFF, l * sizeof(T));
             std::memset(b + l + n, 0xFF, (total - l - n) * sizeof(T));
         }
@@ -215,6 +250,7 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
 template <class T>
 void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, uint32_t count) {
     auto* g = reinterpret_cast<uint8_t*>(gm.raw());
+    check_gm_aligned(gm);
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (bytes % 32 != 0)
         ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
@@ -261,7 +297,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
                  const DataCopyPadExtParams<T>& padParams) {
     sim_copy::pad_gm_to_ub("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
-                           padParams.leftPadding, padParams.rightPadding, padParams.paddingValue);
+                           padParams.leftPadding, padParams.rightPadding, sim_copy::pad_bits(padParams.paddingValue));
 }
 
 template <class T>
@@ -270,26 +306,36 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
                            dataCopyParams.srcStride, dataCopyParams.dstStride);
 }
 
-// Legacy overloads: DataCopyParams with blockLen in BYTES.
+// Legacy overloads: DataCopyParams with blockLen in BYTES. CANN's debug check
+// (CheckDataCopyPadPaddingCommon) accepts only paddingValue 0 here.
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
                  const DataCopyPadParams& padParams) {
-    T v{};
-    std::memcpy(&v, &padParams.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
-    if constexpr (sizeof(T) == 8) {
-        if (padParams.isPad && padParams.paddingValue != 0)
-            ascend_sim::detail::fail("DataCopyPad", "64-bit padding value must be 0",
-                                     "paddingValue must be 0 for a 64-bit type");
-    }
+    if (padParams.paddingValue != 0)
+        ascend_sim::detail::fail("DataCopyPad", "DataCopyPadParams.paddingValue must be 0",
+                                 "DataCopyPadParams.paddingValue %llu: the legacy parameters support only 0 "
+                                 "(use DataCopyPadExtParams<T> or SetPadValue for another fill)",
+                                 (unsigned long long)padParams.paddingValue);
     sim_copy::pad_gm_to_ub("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
-                           padParams.leftPadding, padParams.rightPadding, v);
+                           padParams.leftPadding, padParams.rightPadding, 0);
 }
 
 template <class T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams) {
     sim_copy::pad_ub_to_gm("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride);
+}
+
+// The fill of later GM->UB DataCopyPad calls (dav_c220: set_mov_pad_val); pos
+// VECIN, VECOUT or MAX (either).
+template <class T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue) {
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                  "SetPadValue: pos is VECIN, VECOUT or MAX");
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                  "SetPadValue: an 8/16/32/64-bit DataCopyPad type");
+    ascend_sim::detail::set_pad_register("SetPadValue", sim_copy::pad_bits(paddingValue));
 }
 
 }  // namespace AscendC

@@ -44,15 +44,14 @@ public:
         return addr_[index];
     }
 
+    // A view starting past the end is legal to form (CANN's dataLen wraps); here it
+    // holds 0 bytes, so any use of it is refused.
     LocalTensor operator[](const uint32_t offset) const {
-        if (uint64_t(offset) * sizeof(T) > dataLen_)
-            ascend_sim::detail::fail("LocalTensor::operator[]", "offset beyond tensor",
-                                     "offset %u elements (%llu B) is beyond the tensor's %u B", offset,
-                                     (unsigned long long)(uint64_t(offset) * sizeof(T)), dataLen_);
+        const uint64_t bytes = uint64_t(offset) * sizeof(T);
         LocalTensor r = *this;
         r.addr_ = addr_ + offset;
-        r.dataLen_ = dataLen_ - uint32_t(offset * sizeof(T));
-        r.maxLen_ = maxLen_ - uint32_t(offset * sizeof(T));
+        r.dataLen_ = bytes > dataLen_ ? 0 : dataLen_ - uint32_t(bytes);
+        r.maxLen_ = bytes > maxLen_ ? 0 : maxLen_ - uint32_t(bytes);
         return r;
     }
 

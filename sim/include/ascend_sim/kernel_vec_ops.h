@@ -159,15 +159,31 @@ void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& c
 
 // ---- Cast: T = destination, U = source ----
 
+namespace sim_vec {
+template <class T>
+constexpr const char* dtype_name() {
+    if constexpr (std::is_same_v<T, half>) return "half";
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+    else if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+    else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else return "?";
+}
+}  // namespace sim_vec
+
+// The A2 table of Cast.md (dav_c220 CastIntrinsicsImpl): pairs as compile errors,
+// round modes at run time (an ASCENDC_DEBUG_ASSERT in CANN's CPU twin).
 template <class T, class U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
     static_assert(sim_vec::num::cast_supported_v<T, U>,
                   "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
     if (!sim_vec::num::cast_mode_allowed<T, U>(round_mode))
         sim_vec::d::fail("Cast", "round mode not allowed for the dtype pair",
-                         "RoundMode %d is not allowed for Cast from %u-byte to %u-byte type on A2/A3 "
-                         "(float->bfloat16_t needs CAST_RINT/FLOOR/CEIL/ROUND/TRUNC; widening needs CAST_NONE)",
-                         int(round_mode), unsigned(sizeof(U)), unsigned(sizeof(T)));
+                         "RoundMode %d is not allowed for Cast from %s to %s on A2/A3 (Cast.md, Atlas A2 table)",
+                         int(round_mode), sim_vec::dtype_name<U>(), sim_vec::dtype_name<T>());
     const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false), sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count, sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U),
                                a, 2, true))
@@ -195,6 +211,26 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     dst.GetPhyAddr()[0] = r;
 }
 
+namespace sim_vec {
+// sharedTmpBuffer elements the A2 ReduceMax needs (ReduceMax.md, "sharedTmpBuffer
+// 所需空间设置"): without the index, the first pass's (value, index) pairs rounded
+// up to a 32 B block; with it, each pass's output kept, in 32 B blocks.
+template <class T>
+uint32_t reduce_max_tmp_elems(uint32_t count, bool calIndex) {
+    constexpr uint32_t perRepeat = 256 / sizeof(T), perBlock = 32 / sizeof(T);
+    auto up = [](uint32_t x, uint32_t n) { return (x + n - 1) / n * n; };
+    const uint32_t firstMaxRepeat = count / perRepeat > 0 ? count / perRepeat : 1;
+    const uint32_t iter1 = firstMaxRepeat * 2;
+    if (!calIndex) return up(iter1, perBlock);
+    const uint32_t iter2Start = up(iter1, perBlock);
+    const uint32_t iter2 = (iter1 + perRepeat - 1) / perRepeat * 2;
+    const uint32_t iter2End = up(iter2, perBlock);
+    if (iter2 <= 2) return iter2Start + iter2End;
+    const uint32_t iter3 = (iter2 + perRepeat - 1) / perRepeat * 2;
+    return iter2Start + iter2End + up(iter3, perBlock);
+}
+}  // namespace sim_vec
+
 // dst[0] = max; with calIndex, dst[1] holds the index's bits (uint16 for half, uint32 for float).
 template <class T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
@@ -206,18 +242,21 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                          (unsigned long long)maxCount);
     const uint32_t outElems = calIndex ? 2 : 1;
     sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(dst, outElems, "dst", true));
-    constexpr uint32_t perRepeat = 256 / sizeof(T), perBlock = 32 / sizeof(T);
-    const uint32_t firstMaxRepeat = uint32_t(count) / perRepeat > 0 ? uint32_t(count) / perRepeat : 1;
-    const uint32_t tmpElems = (2 * firstMaxRepeat + perBlock - 1) / perBlock * perBlock;
+    const uint32_t tmpElems = sim_vec::reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
     sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
-    const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
-    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, 1, true);
+    // dav_c220 ReduceImplWithIndex: with the index and a single repeat the vector
+    // unit writes dst itself (no internal V_S); every other path ends in a scalar
+    // store of dst after V_S, then S_V and S_MTE3.
+    const bool vectorDst = calIndex && uint32_t(count) <= 256 / sizeof(T);
+    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, uint64_t(count), "src", false),
+                                     sim_vec::arg(dst, outElems, "dst", true)};
+    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, vectorDst ? 2 : 1, true);
     // The tmp buffer holds the first-pass maxima: written (then read) by the instruction itself.
-    sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
+    if (!vectorDst) sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
     T m;
     uint32_t idx;
     sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
-    sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
+    if (!vectorDst) sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
     dst.GetPhyAddr()[0] = m;
     if (calIndex) {
         if constexpr (sizeof(T) == 2) {
@@ -272,7 +311,7 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
                    uint32_t count) {
     static_assert(sim_vec::one_of_v<T, half, float, int32_t>,
                   "CompareScalar: A2/A3 support half and float (int32_t for EQ only), not bfloat16_t");
-    static_assert(sim_vec::one_of_v<U, uint8_t, int8_t>, "CompareScalar: dst must be a uint8_t (or int8_t) bitmask");
+    static_assert(std::is_same_v<U, uint8_t>, "CompareScalar: dst must be a uint8_t bitmask (dav_c220 CheckVcmpvsDtype)");
     sim_vec::check_cmp_bytes<T>("CompareScalar", count);
     sim_vec::check_cmp_mode<T>("CompareScalar", cmpMode);
     const sim_vec::d::VecArg a[2] = {sim_vec::arg(src0, count, "src0", false),
@@ -289,23 +328,47 @@ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src
     CompareScalar(dst, src0, src1Scalar, cmpMode, count);
 }
 
-// dst[i] = mask bit i ? src0[i] : src1[i]   (VSEL_TENSOR_TENSOR_MODE)
+// Select (Select.md; dav_c220 VselImpl, count form). A mask bit of 1 takes src0.
+//   VSEL_CMPMASK_SPR (0): set_cmpmask loads the first 256/sizeof(T) bits of selMask,
+//     every repeat reuses them: dst[i] uses bit i % (256/sizeof(T)).
+//   VSEL_TENSOR_SCALAR_MODE (1), VSEL_TENSOR_TENSOR_MODE (2): bit i for element i.
+// CANN brackets the vsel with PipeBarrier<PIPE_V>: mode 0 after set_cmpmask and
+// after vsel; mode 1 before vsel; mode 2 before and after vsel.
+namespace sim_vec {
+template <class T, class U>
+d::VecArg sel_mask_arg(const LocalTensor<U>& selMask, uint64_t bits) {
+    return {selMask.ub_ref(), uint32_t(sizeof(U)), (bits + 7) / 8, "selMask", false};
+}
+inline void select_barrier() { d::pipe_barrier("Select", PIPE_V); }
+}  // namespace sim_vec
+
 template <class T, class U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
     static_assert(sim_vec::f16f32_v<T>, "Select: A2/A3 support half and float only (not bfloat16_t)");
     static_assert(sim_vec::one_of_v<U, uint8_t, uint16_t, uint32_t, uint64_t>, "Select: selMask must be uint8..uint64");
-    if (selMode != SELMODE::VSEL_TENSOR_TENSOR_MODE)
+    const bool spr = selMode == SELMODE::VSEL_CMPMASK_SPR;
+    if (!spr && selMode != SELMODE::VSEL_TENSOR_TENSOR_MODE)
         sim_vec::d::fail("Select", "SELMODE does not match the overload",
-                         "the tensor-tensor Select needs SELMODE::VSEL_TENSOR_TENSOR_MODE (got %d; "
-                         "VSEL_CMPMASK_SPR is not modelled)",
+                         "the tensor-tensor Select takes SELMODE::VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE (got %d)",
                          int(selMode));
-    const sim_vec::d::VecArg a[4] = {{selMask.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "selMask", false},
-                                     sim_vec::arg(src0, count, "src0", false), sim_vec::arg(src1, count, "src1", false),
-                                     sim_vec::arg(dst, count, "dst", true)};
-    if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 4, true)) return;
-    sim_vec::num::select(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()), src0.GetPhyAddr(),
-                         src1.GetPhyAddr(), size_t(count));
+    constexpr uint32_t perRepeat = 256 / sizeof(T);
+    if (spr) {  // set_cmpmask: a vector instruction reading the mask register's bits
+        const uint64_t bits = count < perRepeat ? count : perRepeat;
+        const sim_vec::d::VecArg m[1] = {sim_vec::sel_mask_arg<T>(selMask, bits)};
+        if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, int64_t(bits), 1, m, 1, true)) return;
+    }
+    sim_vec::select_barrier();
+    const sim_vec::d::VecArg a[4] = {sim_vec::sel_mask_arg<T>(selMask, count), sim_vec::arg(src0, count, "src0", false),
+                                     sim_vec::arg(src1, count, "src1", false), sim_vec::arg(dst, count, "dst", true)};
+    if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), spr ? a + 1 : a, spr ? 3 : 4,
+                               true))
+        return;
+    const auto* bits = reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr());
+    if (spr) sim_vec::num::select_repeating(dst.GetPhyAddr(), bits, perRepeat, src0.GetPhyAddr(), src1.GetPhyAddr(),
+                                            size_t(count));
+    else sim_vec::num::select(dst.GetPhyAddr(), bits, src0.GetPhyAddr(), src1.GetPhyAddr(), size_t(count));
+    sim_vec::select_barrier();
 }
 
 // dst[i] = mask bit i ? src0[i] : src1Scalar   (VSEL_TENSOR_SCALAR_MODE)
@@ -317,8 +380,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
         sim_vec::d::fail("Select", "SELMODE does not match the overload",
                          "the tensor-scalar Select needs SELMODE::VSEL_TENSOR_SCALAR_MODE (got %d)", int(selMode));
-    const sim_vec::d::VecArg a[3] = {{selMask.ub_ref(), uint32_t(sizeof(U)), (uint64_t(count) + 7) / 8, "selMask", false},
-                                     sim_vec::arg(src0, count, "src0", false), sim_vec::arg(dst, count, "dst", true)};
+    sim_vec::select_barrier();
+    const sim_vec::d::VecArg a[3] = {sim_vec::sel_mask_arg<T>(selMask, count), sim_vec::arg(src0, count, "src0", false),
+                                     sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 3, true)) return;
     sim_vec::num::select_scalar(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()),
                                 src0.GetPhyAddr(), src1, size_t(count));

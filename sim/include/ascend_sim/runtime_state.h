@@ -346,6 +346,10 @@ struct Block {
     EventSlot events[kEvents][8];
     uint8_t reservedIds[kEvents] = {};
 
+    // MOV_PAD_VAL (SetPadValue, DataCopyPad with isPad)
+    bool padRegSet = false;
+    uint64_t padReg = 0;
+
     // DCache (64-byte lines); cached/stale ordered for range queries on every DMA
     std::unordered_set<uint64_t> dirtyLines;
     std::set<uint64_t> cachedLines, staleLines;
@@ -380,6 +384,10 @@ struct Launch {
     uint32_t arrived = 0, ended = 0;
     uint64_t generation = 0;
     bool aborted = false;
+    // soft SyncAll: the GM slot value the first block of this generation counted to
+    uint64_t softGen = UINT64_MAX;
+    int32_t softValue = 0;
+    uint32_t softFirst = 0;
     std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
 
     // DCache lines dirty in some block: line -> block
@@ -404,7 +412,6 @@ struct GmHit {
     uint64_t lo = 0, hi = 0;
 };
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one region
-std::string gm_describe(uint64_t addr);                // "logProb+0x40" or "0x7f..."
 
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);

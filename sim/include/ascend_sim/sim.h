@@ -115,6 +115,10 @@ struct LaunchStats {
 // Throws the SimViolation of the lowest failing block; other exceptions thrown
 // by the body propagate the same way.
 void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body);
+// The same on a given profile instead of current_profile(): a caller that sized the
+// launch for one profile (op_host tiles at phase 1) launches on that profile even if
+// set_soc / set_cores changed the current one since.
+void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, const std::function<void()>& body);
 
 // Of the calling thread's most recent run_kernel (also after it threw).
 LaunchStats last_launch_stats();

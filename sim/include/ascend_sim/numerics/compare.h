@@ -84,6 +84,13 @@ void select(T* d, const uint8_t* maskBits, const T* a, const T* b, size_t n) {
     for (size_t i = 0; i < n; ++i) d[i] = mask_bit(maskBits, i) ? a[i] : b[i];
 }
 
+// d[i] = bit (i % period) ? a[i] : b[i]   (SELMODE::VSEL_CMPMASK_SPR: one repeat's
+// bits, reused by every repeat). d may equal a or b.
+template <class T>
+void select_repeating(T* d, const uint8_t* maskBits, size_t period, const T* a, const T* b, size_t n) {
+    for (size_t i = 0; i < n; ++i) d[i] = mask_bit(maskBits, i % period) ? a[i] : b[i];
+}
+
 // d[i] = bit i ? a[i] : b   (SELMODE::VSEL_TENSOR_SCALAR_MODE). d may equal a.
 template <class T>
 void select_scalar(T* d, const uint8_t* maskBits, const T* a, T b, size_t n) {

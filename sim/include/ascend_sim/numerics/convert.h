@@ -57,24 +57,40 @@ inline bfloat16_t round_to_bf16(float x) {
     return bfloat16_t::from_bits(detail::f32_to_bf16<M, true>(detail::f2u(x)));
 }
 
-// float -> int32: round by M in double (exact for every float), then saturate;
-// NaN -> 0. ODD (not an A2 mode for this pair) truncates and makes the result odd.
+// x rounded to an integral value by M (in double: exact for every float).
+// ODD (not an A2 mode for these pairs) truncates and makes the result odd.
+template <RoundMode M>
+inline double round_integral(double d) {
+    if constexpr (M == RoundMode::CAST_FLOOR) return std::floor(d);
+    else if constexpr (M == RoundMode::CAST_CEIL) return std::ceil(d);
+    else if constexpr (M == RoundMode::CAST_TRUNC) return std::trunc(d);
+    else if constexpr (M == RoundMode::CAST_ROUND) return std::round(d);
+    else if constexpr (M == RoundMode::CAST_ODD) {
+        double r = std::trunc(d);
+        if (r != d && std::fmod(r, 2.0) == 0.0) r += d > 0 ? 1.0 : -1.0;
+        return r;
+    } else return std::nearbyint(d);  // RINT, NONE, HYBRID: half to even (default FP environment)
+}
+
+// A floating value -> integer type I: round by M, then saturate; NaN -> 0.
+template <class I, RoundMode M>
+inline I float_to_int(double x) {
+    const double r = round_integral<M>(x);
+    if (!(r == r)) return 0;
+    if (r >= double(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    if (r <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+    return static_cast<I>(r);
+}
+
 template <RoundMode M>
 inline int32_t f32_to_i32(float x) {
-    const double d = x;
-    double r;
-    if constexpr (M == RoundMode::CAST_FLOOR) r = std::floor(d);
-    else if constexpr (M == RoundMode::CAST_CEIL) r = std::ceil(d);
-    else if constexpr (M == RoundMode::CAST_TRUNC) r = std::trunc(d);
-    else if constexpr (M == RoundMode::CAST_ROUND) r = std::round(d);
-    else if constexpr (M == RoundMode::CAST_ODD) {
-        r = std::trunc(d);
-        if (r != d && std::fmod(r, 2.0) == 0.0) r += d > 0 ? 1.0 : -1.0;
-    } else r = std::nearbyint(d);  // RINT, NONE, HYBRID: half to even (default FP environment)
-    if (!(r == r)) return 0;
-    if (r >= 2147483647.0) return std::numeric_limits<int32_t>::max();
-    if (r <= -2147483648.0) return std::numeric_limits<int32_t>::min();
-    return static_cast<int32_t>(r);
+    return float_to_int<int32_t, M>(x);
+}
+
+// float -> float rounded to an integral value (Inf and NaN unchanged).
+template <RoundMode M>
+inline float f32_round(float x) {
+    return std::isfinite(x) ? float(round_integral<M>(x)) : x;
 }
 
 template <RoundMode M>
@@ -107,24 +123,36 @@ inline float int32_to_float(int32_t v, RoundMode m) {
 inline float int64_to_float(int64_t v, RoundMode m) {
     return with_mode(m, [&](auto mc) { return i64_to_f32<decltype(mc)::value>(v); });
 }
-inline int32_t int64_to_int32(int64_t v) {  // saturates, like every Cast overflow
-    return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : int32_t(v));
+// Integer narrowing saturates, like every Cast overflow.
+// Signed integers of at most 64 bits (the A2 integer pairs): compared as int64_t.
+template <class I, class W>
+inline I saturate_int(W v) {
+    const int64_t x = int64_t(v), hi = int64_t(std::numeric_limits<I>::max()), lo = int64_t(std::numeric_limits<I>::min());
+    return I(x > hi ? hi : (x < lo ? lo : x));
 }
+inline int32_t int64_to_int32(int64_t v) { return saturate_int<int32_t>(v); }
 inline int64_t int32_to_int64(int32_t v) { return v; }
 // The scalar ToBfloat16 of 8.x on 2201 keeps the top 16 bits (facts §2.11).
 inline bfloat16_t bf16_truncate(float x) { return bfloat16_t::from_bits(uint16_t(detail::f2u(x) >> 16)); }
 
 // ---- which (dst, src) pairs Cast supports on A2/A3, and with which modes ----
+// The Atlas A2 table of Cast.md, as dav_c220 CheckCastDatatype / CastIntrinsicsImpl
+// implement it, less int4b_t (no such type here) and int32_t -> half (needs
+// SetDeqScale, not modelled).
+
+template <class D, class S, class D2, class S2>
+inline constexpr bool pair_v = std::is_same_v<D, D2> && std::is_same_v<S, S2>;
 
 template <class D, class S>
 inline constexpr bool cast_supported_v =
-    (std::is_same_v<D, half> && std::is_same_v<S, float>) || (std::is_same_v<D, float> && std::is_same_v<S, half>) ||
-    (std::is_same_v<D, bfloat16_t> && std::is_same_v<S, float>) ||
-    (std::is_same_v<D, float> && std::is_same_v<S, bfloat16_t>) ||
-    (std::is_same_v<D, float> && std::is_same_v<S, int32_t>) || (std::is_same_v<D, int32_t> && std::is_same_v<S, float>) ||
-    (std::is_same_v<D, float> && std::is_same_v<S, int64_t>) ||
-    (std::is_same_v<D, int32_t> && std::is_same_v<S, bfloat16_t>) ||
-    (std::is_same_v<D, int32_t> && std::is_same_v<S, int64_t>) || (std::is_same_v<D, int64_t> && std::is_same_v<S, int32_t>);
+    pair_v<D, S, half, float> || pair_v<D, S, float, half> || pair_v<D, S, bfloat16_t, float> ||
+    pair_v<D, S, float, bfloat16_t> || pair_v<D, S, float, int32_t> || pair_v<D, S, int32_t, float> ||
+    pair_v<D, S, float, int64_t> || pair_v<D, S, int64_t, float> || pair_v<D, S, int32_t, bfloat16_t> ||
+    pair_v<D, S, int32_t, int64_t> || pair_v<D, S, int64_t, int32_t> || pair_v<D, S, int32_t, half> ||
+    pair_v<D, S, int16_t, half> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
+    pair_v<D, S, float, float> || pair_v<D, S, int16_t, float> || pair_v<D, S, half, int16_t> ||
+    pair_v<D, S, float, int16_t> || pair_v<D, S, half, int8_t> || pair_v<D, S, half, uint8_t> ||
+    pair_v<D, S, int16_t, int32_t>;
 
 template <class D, class S>
 constexpr bool cast_supported() { return cast_supported_v<D, S>; }
@@ -136,12 +164,15 @@ constexpr bool cast_mode_allowed(RoundMode m) {
                       m == RoundMode::CAST_ROUND || m == RoundMode::CAST_TRUNC;
     const bool none = m == RoundMode::CAST_NONE;
     if constexpr (!cast_supported_v<D, S>) return false;
-    else if constexpr (std::is_same_v<D, half>) return five || none || m == RoundMode::CAST_ODD;  // from float
-    else if constexpr (std::is_same_v<D, bfloat16_t>) return five;  // NONE and ODD assert on A2
-    else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, int32_t>) return five || none;
-    else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, int64_t>) return five;
-    else if constexpr (std::is_same_v<D, int32_t> && !std::is_same_v<S, int64_t>) return five;  // from float, bf16
-    else return none;  // half/bf16 -> float, int64 <-> int32
+    else if constexpr (pair_v<D, S, half, float>) return five || none || m == RoundMode::CAST_ODD;
+    else if constexpr (pair_v<D, S, float, int32_t> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
+                       pair_v<D, S, half, int16_t>)
+        return five || none;
+    else if constexpr (pair_v<D, S, float, half> || pair_v<D, S, float, bfloat16_t> || pair_v<D, S, int32_t, int64_t> ||
+                       pair_v<D, S, int64_t, int32_t> || pair_v<D, S, float, int16_t> || pair_v<D, S, half, int8_t> ||
+                       pair_v<D, S, half, uint8_t> || pair_v<D, S, int16_t, int32_t>)
+        return none;  // exact widenings and the saturating integer narrowings
+    else return five;  // NONE and ODD assert (bf16 from float, float/half/bf16 to integers, float rounding)
 }
 
 // ---- vector casts ----
@@ -149,14 +180,14 @@ constexpr bool cast_mode_allowed(RoundMode m) {
 namespace detail {
 template <class D, class S, RoundMode M>
 inline D convert_one(S x) {
-    if constexpr (std::is_same_v<D, half>) return round_to_half<M>(x);
+    if constexpr (std::is_same_v<D, half>) return round_to_half<M>(float(x));  // from float, int16, int8, uint8
     else if constexpr (std::is_same_v<D, bfloat16_t>) return round_to_bf16<M>(x);
+    else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) return f32_round<M>(x);
     else if constexpr (std::is_same_v<D, float> && (std::is_same_v<S, half> || std::is_same_v<S, bfloat16_t>))
         return float(x);
-    else if constexpr (std::is_same_v<D, float>) return i64_to_f32<M>(int64_t(x));
-    else if constexpr (std::is_same_v<D, int32_t> && std::is_same_v<S, int64_t>) return int64_to_int32(x);
-    else if constexpr (std::is_same_v<D, int32_t>) return f32_to_i32<M>(float(x));
-    else return D(x);  // int32 -> int64
+    else if constexpr (std::is_same_v<D, float>) return i64_to_f32<M>(int64_t(x));  // int16, int32, int64
+    else if constexpr (std::is_integral_v<S>) return saturate_int<D>(x);               // int narrowing / widening
+    else return float_to_int<D, M>(float(x));                                          // float, half, bf16 -> int
 }
 
 template <class D, class S, RoundMode M>

@@ -1,0 +1,100 @@
+"""The benchmark's plot: time per element against problem size N x C, one panel per dtype.
+
+Every case is on it, in families: the cases without options by vocabulary C (a line over
+N as N x C grows), the cases with options (label smoothing, class weights, z-loss) by
+option set; a family has one marker. The colour is the contender: ours (blue, solid),
+PyTorch's CPU backward (orange, dashed) and torch.exp over the same tensor (grey,
+dotted), the floor of any single pass over it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+DTYPES = ("fp32", "bf16", "fp16")
+MARKERS = "osD^vP*X<>h"
+# contender: (key in ns_per_elem, label, colour, line style, line width)
+CONTENDERS = (("ours", "ours (on the simulator)", "tab:blue", "-", 2.2),
+              ("torch_backward", "PyTorch CPU backward", "tab:orange", "--", 1.5),
+              ("exp", "torch.exp, same tensor (floor)", "0.5", ":", 1.5))
+
+
+def family(r) -> str:
+    """The case's family: its option set, or its vocabulary when it has none."""
+    opts = []
+    if r["weight"]:
+        opts.append("class weights")
+    if r["label_smoothing"]:
+        opts.append(f"label smoothing {r['label_smoothing']:g}")
+    if r["zloss"]:
+        opts.append("z-loss")
+    return " + ".join(opts) if opts else f"C = {r['c']}, no options"
+
+
+def _order(f):
+    return (0, int(f.split()[2].rstrip(","))) if f.startswith("C = ") else (1, f)
+
+
+def _elements(x, _pos=None) -> str:
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:g}{unit}"
+    return f"{x:g}"
+
+
+def _ns(y, _pos=None) -> str:
+    return f"{y:g}"
+
+
+def plot(results, path, meta=None):
+    """Draws ``results`` (the benchmark's cases) into ``path``; returns it, or None.
+    ``meta`` (the results' machine record) adds the host and its load to the title."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.lines import Line2D
+        from matplotlib.ticker import FuncFormatter, LogLocator
+    except ImportError:
+        print("matplotlib is not installed (pip install matplotlib): no plot", file=sys.stderr)
+        return None
+    dtypes = [d for d in DTYPES if any(r["dtype"] == d for r in results)]
+    if not dtypes:
+        return None
+    families = sorted({family(r) for r in results}, key=_order)
+    marker = {f: MARKERS[i % len(MARKERS)] for i, f in enumerate(families)}
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(6.4 * len(dtypes) + 3.2, 5.4), squeeze=False,
+                             sharex=True, sharey=True)
+    for ax, dt in zip(axes[0], dtypes):
+        for f in families:
+            pts = sorted((r for r in results if r["dtype"] == dt and family(r) == f),
+                         key=lambda r: (r["n"] * r["c"], r["c"]))
+            for key, _label, colour, ls, lw in CONTENDERS:
+                xy = [(r["n"] * r["c"], r["ns_per_elem"][key]) for r in pts if r["ns_per_elem"][key]]
+                if xy:
+                    ax.plot(*zip(*xy), ls=ls, lw=lw, marker=marker[f], ms=6, color=colour, alpha=0.9)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10))
+        ax.xaxis.set_major_formatter(FuncFormatter(_elements))
+        ax.yaxis.set_major_formatter(FuncFormatter(_ns))
+        ax.set_xlabel("N x C, elements of log_prob (log scale)")
+        ax.set_ylabel("ns per element, median (log scale)")
+        ax.set_title(f"{dt}, reduction mean", fontsize=11)
+        ax.grid(True, which="major", alpha=0.4)
+        ax.grid(True, which="minor", alpha=0.12)
+    styles = [Line2D([], [], color=colour, ls=ls, lw=lw, label=label) for _k, label, colour, ls, lw in CONTENDERS]
+    fams = [Line2D([], [], color="k", ls="", marker=marker[f], ms=7, label=f) for f in families]
+    fig.legend(handles=styles + fams, loc="center right", fontsize=9, frameon=False)
+    title = "CrossEntropyLossGrad, time per element: lower is better (host CPU, interleaved runs)"
+    if meta and meta.get("loadavg_end"):
+        load = meta["loadavg_end"]
+        title += (f"\n{meta.get('cpus')} CPUs; load average at the end over 1 / 5 / 15 minutes: "
+                  + " / ".join(f"{v:.1f}" for v in load)
+                  + (" (above the CPU count: other work shared the CPUs)" if max(load) > (meta.get("cpus") or 0) else ""))
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1 - 3.0 / fig.get_figwidth(), 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,7 @@
+#include "device_memory.h"
+
+#include "../acl_compat/src/acl_compat_internal.h"
+
+namespace xent {
+uint64_t DeviceAllocationOf(const void* p, uint64_t bytes) { return acl_compat::DeviceAllocationOf(p, bytes); }
+}  // namespace xent

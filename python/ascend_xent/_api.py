@@ -1,0 +1,42 @@
+"""The public entry point: argument checks (``_checks``), then the launch (``_launch``)."""
+
+from __future__ import annotations
+
+from . import _checks, _launch
+
+
+def cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss=None,
+                            lse_for_zloss=None, reduction="mean", ignore_index=-100,
+                            label_smoothing=0.0, lse_square_scale_for_zloss=0.0, *, out=None):
+    """Gradient of the cross-entropy loss with respect to the logits.
+
+    The backward of ``aclnnCrossEntropyLoss`` / ``torch_npu.npu_cross_entropy_loss``,
+    with the arguments of ``torch_npu.npu_cross_entropy_loss_backward``:
+
+    grad_loss: the loss's upstream gradient: a Python number or a 0-D tensor under
+        ``mean``/``sum``, an (N,) tensor under ``none``; dtype of ``log_prob``.
+    log_prob: (N, C) log-softmax of the logits, float32/float16/bfloat16, C-contiguous.
+    target: (N,) int32 or int64 class indices in [0, C) or ``ignore_index``.
+    weight: optional (C,) class weights (used as float32).
+    grad_zloss: optional upstream gradient of the separately returned z-loss
+        (same shape rules as ``grad_loss``).
+    lse_for_zloss: (N,) logsumexp of the logits; required when
+        ``lse_square_scale_for_zloss`` != 0.
+    reduction: "mean", "sum" or "none"; ignore_index: any int64;
+    label_smoothing: in [0, 1]; lse_square_scale_for_zloss: >= 0.
+    out: optional (N, C) C-contiguous output buffer of ``log_prob``'s dtype.
+
+    Takes NumPy arrays (returns NumPy; bfloat16 through ``ml_dtypes``) or torch
+    tensors (returns a torch tensor). The kernel writes into ``out`` when given (else
+    into a new array) and reads the caller's buffers directly, with the GIL released:
+    on the simulator for host data, on the NPU (current torch_npu stream,
+    asynchronously; CANN build; not yet run on hardware) for tensors on an 'npu'
+    device (see _backends.py). Raises TypeError/ValueError naming the offending
+    argument. Under torch.compile, call ``torch.ops.ascend_xent.cross_entropy_loss_grad``
+    (the same function as a custom op, torch_ops.py).
+    """
+    p = _checks.prepare(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
+                        reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss, out)
+    if p.out is None:
+        p.out = p.lib.empty((p.n, p.c), p.dtype, like=log_prob)
+    return _launch.run(p)

@@ -1,0 +1,17 @@
+"""Backend launch: hands a validated call (``_checks.Prepared``) to the backend chosen
+for its data (``_backends``): the simulator in ``_C``, or the NPU (``_npu``)."""
+
+from __future__ import annotations
+
+from . import _backends, _native, _npu
+
+
+def run(p, shard=None):
+    """Launch ``p`` (``p.out`` allocated) and return ``p.out``; ``shard``: see
+    ``_native.call_prepared``."""
+    if p.n == 0:
+        return p.out
+    if _backends.backend_for_device(p.lib.device(p.log_prob)) == _backends.NPU:
+        return _npu.run(p, shard)
+    _native.call_prepared(p, shard=shard)
+    return p.out

@@ -1,0 +1,48 @@
+"""ascend-xent bench writes where the user says, by default into a new directory, and
+never over an existing file (such as the committed benchmarks/results/)."""
+
+import importlib.util
+import json
+import pathlib
+
+import pytest
+
+from ascend_xent.cli import build_parser
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("bench_xent", ROOT / "benchmarks" / "bench_xent.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_default_is_a_new_directory_under_the_current_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    json_path, png_path = _script().output_paths(None, "quick", [".json", ".png"])
+    out = pathlib.Path(json_path).parent
+    assert out.parent == tmp_path and out.name.startswith("ascend-xent-bench-") and out.is_dir()
+    assert pathlib.Path(png_path) == out / "quick.png"
+
+
+def test_existing_files_are_never_overwritten():
+    results = ROOT / "benchmarks" / "results"
+    with pytest.raises(ValueError, match=r"quick.json and .*quick.png exist already"):
+        _script().output_paths(str(results), "quick", [".json", ".png"])
+
+
+def test_cli_takes_the_scripts_options():
+    args = build_parser().parse_args(["bench", "--quick", "--out-dir", "somewhere"])
+    assert args.quick and args.out_dir == "somewhere"
+
+
+def test_replot_draws_every_case_into_the_chosen_directory(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "plots"
+    args = build_parser().parse_args(["bench", "--replot", str(ROOT / "benchmarks/results/quick.json"),
+                                      "--out-dir", str(out)])
+    assert args._run(args) == 0
+    assert (out / "quick.png").stat().st_size > 10_000
+    assert json.loads((ROOT / "benchmarks/results/quick.json").read_text())["cases"]
