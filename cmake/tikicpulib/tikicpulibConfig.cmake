@@ -1,7 +1,7 @@
 # find_package(tikicpulib) for CANN CPU-twin projects, backed by ascend-xent's
 # simulator: the targets tikicpulib::<soc> (in CANN's spellings: Ascend910B1,
 # ascend910B1, ascend910b1, ...) give kernel_operator.h, tikicpulib.h and the
-# library. Point CMAKE_PREFIX_PATH (or tikicpulib_DIR) at this directory
+# library. Set tikicpulib_DIR (or CMAKE_PREFIX_PATH) to this directory
 # instead of CANN's tools/tikicpulib/lib/cmake. See docs/cpu_twin.md.
 include_guard(GLOBAL)
 get_filename_component(_tikicpulib_repo "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
