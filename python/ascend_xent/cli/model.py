@@ -2,9 +2,10 @@
 
 Runs the case once on the simulator, then estimates the NPU time, the fraction of
 the HBM roofline and what-if tilings (rows per tile, column split, single
-buffering) from the SoC profile's figures (HBM bandwidth, clock, vector bytes per
-cycle, vector cores; partly assumed) and assumed per-operation costs. See
-ascend_xent.perf_model and docs/performance.md.
+buffering) from per-operation figures, each with its source or labelled an
+assumption, and how the time moves when an assumed figure halves or doubles.
+--table prints the standing table of the benchmark's shape families (markdown).
+See ascend_xent.perf_model and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 
 NAME = "model"
-HELP = "NPU performance model of a case (time, HBM roofline fraction, what-if tilings)"
+HELP = "NPU performance model of a case (time, HBM roofline fraction, sensitivity, what-if tilings)"
 
 
 def add_arguments(p) -> None:
@@ -25,17 +26,27 @@ def add_arguments(p) -> None:
     p.add_argument("--reduction", default="mean", choices=["mean", "sum", "none"])
     p.add_argument("--soc", default=None, help="SoC profile (default: the current one)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead")
+    p.add_argument("--table", action="store_true",
+                   help="the standing table of the benchmark's shape families, markdown (a few minutes)")
 
 
 def run(args) -> int:
-    from .. import perf_model
+    from .. import perf_model, sim
 
+    if args.table:
+        from . import _model_table
+
+        if args.soc is not None:
+            sim.set_soc(args.soc)
+        table = _model_table.rows()
+        print(json.dumps(table, indent=1) if args.json else _model_table.markdown(table))
+        return 0
     if args.n < 1 or args.c < 1:
         raise ValueError("--n and --c must be >= 1")
     res = perf_model.model_case(args.n, args.c, args.dtype, args.label_smoothing, args.weight, args.zloss,
                                 args.reduction, args.soc)
     if args.json:
-        print(json.dumps(res, indent=1))
+        print(json.dumps(res, indent=1, ensure_ascii=False))
     else:
         print(perf_model.format_report(res))
     return 0
