@@ -12,7 +12,7 @@ from typing import Optional
 
 from ._native import native as _native
 
-__all__ = ["profiles", "current_profile", "set_soc", "set_cores", "set_threads",
+__all__ = ["profiles", "current_profile", "set_soc", "set_auto_sync", "set_cores", "set_threads",
            "host_threads", "last_launch_stats"]
 
 
@@ -45,6 +45,14 @@ def set_soc(name: Optional[str]) -> None:
         if name not in known:
             raise ValueError(f"name: unknown SoC profile {name!r}; expected one of {', '.join(known)}")
     native().set_soc(name)
+
+
+def set_auto_sync(on: Optional[bool]) -> None:
+    """Whether the hazard checks assume the compiler's syncs (``--cce-auto-sync=on``, the
+    default); ``False`` checks as ``--cce-auto-sync=off``; ``None`` restores ASCEND_XENT_AUTO_SYNC."""
+    if on is not None and not isinstance(on, bool):
+        raise TypeError(f"on: expected a bool or None, got {type(on).__name__}")
+    native().set_auto_sync(-1 if on is None else int(on))
 
 
 def set_cores(n: int) -> None:

@@ -147,6 +147,7 @@ void register_backend(py::module_& m) {
     }, py::arg("name"));
     m.def("set_cores", [](uint32_t n) { ascend_sim::set_cores(n); }, py::arg("n"));
     m.def("set_threads", [](uint32_t n) { ascend_sim::set_threads(n); }, py::arg("n"));
+    m.def("set_auto_sync", [](int on) { ascend_sim::set_auto_sync(on); }, py::arg("on"));
     m.def("host_threads", []() { return ascend_sim::host_threads(); });
     m.def("last_launch_stats", &last_launch_stats);
 }

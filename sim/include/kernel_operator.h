@@ -1,7 +1,27 @@
 // The Ascend C device API as a kernel includes it (CANN: kernel_operator.h),
 // for the simulator: namespace AscendC, CANN's spellings, CPU-twin keywords.
 #pragma once
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+// The architecture the simulator models (A2/A3); a build for another SoC sets it.
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
+// What CANN's headers bring in under ASCENDC_CPU_DEBUG (kernel_utils_macros.h,
+// the CPU printf), which CPU-twin code may lean on.
 #include <cstdint>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <type_traits>
 
 #include "ascend_sim/numerics/numerics.h"  // half, bfloat16_t, RoundMode, CMPMODE, SELMODE
 #include "ascend_sim/kernel_defs.h"
@@ -10,10 +30,9 @@
 #include "ascend_sim/kernel_data_copy.h"
 #include "ascend_sim/kernel_vec_ops.h"
 #include "ascend_sim/kernel_sync.h"
-
-#ifndef ASCENDC_CPU_DEBUG
-#define ASCENDC_CPU_DEBUG 1
-#endif
-#ifndef __CCE_KT_TEST__
-#define __CCE_KT_TEST__ 1
-#endif
+#include "ascend_sim/kernel_local_mem.h"
+#include "ascend_sim/kernel_print.h"
+#include "ascend_sim/kernel_sys_var.h"
+#include "ascend_sim/kernel_tiling.h"
+#include "ascend_sim/kernel_utils.h"
+#include "utils/debug/asc_assert.h"

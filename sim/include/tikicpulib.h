@@ -4,12 +4,13 @@
 //   AscendC::SetKernelMode(KernelMode::AIV_MODE);
 //   ICPU_RUN_KF(my_kernel, blockDim, x, y, workspace, tiling);
 //   AscendC::GmFree(x);
-// Differences: blocks run as host threads (CANN forks a process per core), and
-// a check failure throws ascend_sim::SimViolation after printing it.
+// Differences: blocks run as fibers on host threads (CANN forks a process per
+// core), and a check failure throws ascend_sim::SimViolation after printing it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -26,9 +27,18 @@ inline KernelMode& kernel_mode() {
     static thread_local KernelMode m = KernelMode::MIX_MODE;
     return m;
 }
-inline uint64_t& tiling_key() {
-    static thread_local uint64_t k = 0;
-    return k;
+// The SoC of the tikicpulib::<soc> target linked, at the first launch, unless
+// ASCEND_XENT_SOC names one (a static initialiser could run before the
+// simulator's own).
+inline void choose_soc() {
+#ifdef ASCEND_XENT_TWIN_SOC
+    static const bool chosen = [] {
+        const char* e = std::getenv("ASCEND_XENT_SOC");
+        if (!e || !*e) ascend_sim::set_soc(ASCEND_XENT_TWIN_SOC);
+        return true;
+    }();
+    (void)chosen;
+#endif
 }
 }  // namespace sim_twin
 
@@ -37,11 +47,13 @@ inline void SetKernelMode(KernelMode mode) { sim_twin::kernel_mode() = mode; }
 
 }  // namespace AscendC
 
-#define ICPU_SET_TILING_KEY(key) (AscendC::sim_twin::tiling_key() = uint64_t(key))
+// The key TILING_KEY_IS compares with in the next launches.
+#define ICPU_SET_TILING_KEY(key) (g_tilingKey = uint64_t(key))
 
 #define ICPU_RUN_KF(func, blockdim, ...)                                                   \
     do {                                                                                \
         try {                                                                           \
+            AscendC::sim_twin::choose_soc();                                            \
             ascend_sim::run_kernel(#func, (blockdim), [&] { func(__VA_ARGS__); });       \
         } catch (const ascend_sim::SimViolation& icpu_e_) {                            \
             std::fprintf(stderr, "%s\n", icpu_e_.what());                               \

@@ -1,4 +1,4 @@
-// Pipe hazard detection (issue item 5), after msSanitizer's racecheck model:
+// Pipe hazard detection, after msSanitizer's racecheck model:
 // one vector clock per pipe; every instruction ticks its pipe; each byte range
 // remembers its last write and last read per pipe. An access by pipe P to a
 // range last touched by pipe Q != P is ordered only if P's clock covers Q's
@@ -7,6 +7,8 @@
 // wrote (or writing bytes it read) needs PipeBarrier<pipe> in between.
 // A scalar read is complete before the in-order scalar unit issues anything
 // later, so it is checked (RAW) but not recorded: no rule ever looks at it.
+// With --cce-auto-sync=on (CANN's default) the compiler inserts the syncs of
+// some pairs itself; such a pair joins the clocks as the inserted flag would.
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
@@ -87,6 +89,19 @@ void HazardTracker::barrier_all() {
 }
 
 namespace {
+// Whether --cce-auto-sync=on inserts the sync an access by pipe p (a write or
+// not) needs after one by pipe q. Arch 2201 (asc-devkit docs,
+// 同步控制/核内同步/关键特性说明.md, table 3): V->V, and PIPE_S with V, MTE2
+// and MTE3 both ways, for tensor accesses; nothing between V, MTE2 and MTE3,
+// nor within MTE2 or MTE3.
+bool compiler_syncs(int q, int p, Space sp, bool write) {
+    if (q == p) return p == P_V;
+    if (q != P_S && p != P_S) return false;
+    // On GM the scalar unit writes only through GlobalTensor::SetValue, which is
+    // not among the scalar APIs the compiler syncs (GetValue, operator() are).
+    return sp == Space::UB || (p == P_S && !write);
+}
+
 const char* sync_hint(int from, int to) {
     static const char* names[P_COUNT] = {"S", "V", "MTE2", "MTE3"};
     static thread_local std::string s;
@@ -95,7 +110,7 @@ const char* sync_hint(int from, int to) {
 }
 
 [[noreturn]] void report(const char* api, const char* kind, Space sp, uint64_t lo, uint64_t hi, const Instr& in,
-                         const AccessRec& prev, bool prevWrite, bool intra) {
+                         const AccessRec& prev, bool prevWrite, bool intra, bool compilerWould) {
     std::string where;
     if (sp == Space::UB) where = "UB [" + hex(lo) + ", " + hex(hi) + ")";
     else where = "GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ")";
@@ -109,6 +124,7 @@ const char* sync_hint(int from, int to) {
     else
         msg += std::string("no ") + sync_hint(prev.pipe, in.pipe) +
                " flag, PipeBarrier<PIPE_ALL> or queue handshake in between";
+    if (compilerWould) msg += " (--cce-auto-sync=off; with it on the compiler inserts this sync)";
     const int64_t b = block_idx_or_none();
     std::string what = "[ascend_sim] pipe hazard";
     if (b >= 0) what += " (block " + std::to_string(b) + ")";
@@ -128,7 +144,18 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
         const AccessRec* prev = nullptr;
         bool prevWrite = false;
     } intra;
-    auto note_intra = [&](const char* kind, uint64_t l, uint64_t h, const AccessRec& r, bool w) {
+    // A pair the compiler syncs gets its flag (or PipeBarrier<PIPE_V>) right
+    // before this instruction: q's work so far completes first.
+    auto unordered = [&](const char* kind, uint64_t l, uint64_t h, const AccessRec& r, bool w) {
+        const bool byCompiler = compiler_syncs(r.pipe, p, sp, write);
+        if (byCompiler && autoSync_) return join(p, clk_[r.pipe]);
+        report(api, kind, sp, l, h, in, r, w, false, byCompiler);
+    };
+    auto same_pipe = [&](const char* kind, uint64_t l, uint64_t h, const AccessRec& r, bool w) {
+        if (autoSync_ && compiler_syncs(p, p, sp, write)) {
+            selfDone_[p] = in.seq - 1;
+            return;
+        }
         if (!intra.kind) intra = Pending{kind, l, h, &r, w};
     };
     // [first, ...) are the segments overlapping [lo, hi); when the range map was
@@ -143,9 +170,9 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
         if (c.write.seq) {
             const int q = c.write.pipe;
             if (q != p) {
-                if (mine.c[q] < c.write.seq) report(api, write ? "WAW" : "RAW", sp, segLo, segHi, in, c.write, true, false);
+                if (mine.c[q] < c.write.seq) unordered(write ? "WAW" : "RAW", segLo, segHi, c.write, true);
             } else if (p != P_S && c.write.seq != in.seq && c.write.seq > selfDone_[p]) {
-                note_intra(write ? "WAW" : "RAW", segLo, segHi, c.write, true);
+                same_pipe(write ? "WAW" : "RAW", segLo, segHi, c.write, true);
             }
         }
         if (write) {
@@ -155,14 +182,16 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
                 const AccessRec& r = c.read_of(q);
                 if (!r.seq) continue;
                 if (q != p) {
-                    if (mine.c[q] < r.seq) report(api, "WAR", sp, segLo, segHi, in, r, false, false);
+                    if (mine.c[q] < r.seq) unordered("WAR", segLo, segHi, r, false);
                 } else if (!readsOverwritten && r.seq != in.seq && r.seq > selfDone_[p]) {
-                    note_intra("WAR", segLo, segHi, r, false);
+                    same_pipe("WAR", segLo, segHi, r, false);
                 }
             }
         }
     }
-    if (intra.kind) report(api, intra.kind, sp, intra.lo, intra.hi, in, *intra.prev, intra.prevWrite, true);
+    if (intra.kind)
+        report(api, intra.kind, sp, intra.lo, intra.hi, in, *intra.prev, intra.prevWrite, true,
+               compiler_syncs(p, p, sp, write));
 }
 
 void HazardTracker::record_write(RangeMap& rm, const Instr& in, RangeMap::Map::iterator first,

@@ -1,4 +1,5 @@
-// SoC profiles and the run-time settings (SoC, core count, host threads, initcheck).
+// SoC profiles and the run-time settings (SoC, core count, host threads, initcheck,
+// auto-sync).
 // Setters win over the environment; both are read at each query.
 #include <atomic>
 #include <cstdlib>
@@ -31,6 +32,7 @@ std::string g_soc;                  // "" = env or default
 std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
 std::atomic<int> g_initcheck{-1};   // -1 = env or on
+std::atomic<int> g_auto_sync{-1};   // -1 = env or on
 
 uint32_t env_u32(const char* name) {
     const char* v = std::getenv(name);
@@ -93,17 +95,24 @@ uint32_t host_threads() {
     return n ? n : 1;
 }
 
-void set_initcheck(int on) { g_initcheck = on < 0 ? -1 : (on ? 1 : 0); }
-
-bool initcheck_enabled() {
-    const int v = g_initcheck.load();
+namespace {
+// A switch that is on unless set_*(0) or the variable is "0".
+bool switch_enabled(const std::atomic<int>& set, const char* var) {
+    const int v = set.load();
     if (v >= 0) return v == 1;
-    const char* e = std::getenv("ASCEND_XENT_INITCHECK");
+    const char* e = std::getenv(var);
     if (!e || !*e) return true;
     const std::string s(e);
     if (s == "1") return true;
     if (s == "0") return false;
-    throw std::invalid_argument("[ascend_sim] ASCEND_XENT_INITCHECK=" + s + " is not 0 or 1");
+    throw std::invalid_argument(std::string("[ascend_sim] ") + var + "=" + s + " is not 0 or 1");
 }
+}  // namespace
+
+void set_initcheck(int on) { g_initcheck = on < 0 ? -1 : (on ? 1 : 0); }
+bool initcheck_enabled() { return switch_enabled(g_initcheck, "ASCEND_XENT_INITCHECK"); }
+
+void set_auto_sync(int on) { g_auto_sync = on < 0 ? -1 : (on ? 1 : 0); }
+bool auto_sync_enabled() { return switch_enabled(g_auto_sync, "ASCEND_XENT_AUTO_SYNC"); }
 
 }  // namespace ascend_sim

@@ -216,6 +216,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     b.ubUsable = L.prof.ubBytes;
     b.ubTotal = L.prof.ubBytes + 8192;
     b.initcheck = L.initcheck;
+    b.hz.set_auto_sync(L.autoSync);
     // Unwritten UB reads as 0xFF bytes (NaN; what the initcheck, when switched off,
     // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
     // first hands it out (queues.cpp).
@@ -423,6 +424,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.threads = host_threads();
     L.fiberMode = blockDim <= L.prof.vectorCores;
     L.initcheck = initcheck_enabled();
+    L.autoSync = auto_sync_enabled();
     L.perBlock.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);
     L.epochRecords.assign(blockDim, {});

@@ -1,7 +1,8 @@
-// Pipe hazard detection (issue #2 item 5): unordered accesses to the same UB
-// (or GM) bytes by different pipes, and dependent instructions within a pipe
-// without PipeBarrier, are reported naming both accesses; the ordered
-// versions of the same kernels pass.
+// Pipe hazard detection: unordered accesses to the same UB (or GM) bytes by
+// different pipes, and dependent instructions within a pipe without
+// PipeBarrier, are reported naming both accesses; the ordered versions of the
+// same kernels pass. Tests of pairs the compiler syncs with --cce-auto-sync=on
+// run in the strict mode (auto_sync_test.cpp covers both modes).
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
@@ -9,6 +10,7 @@
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::AutoSync;
 using sim_test::Calc;
 using sim_test::fill_for_mte3;
 using sim_test::global;
@@ -19,6 +21,7 @@ void one(const std::function<void()>& body) { run_kernel("hazard", 1, body); }
 }  // namespace
 
 XTEST(raw_scalar_getvalue_after_vector_write_needs_v_s) {
+    AutoSync strict(0);
     auto kernel = [](bool sync) {
         return [sync] {
             TPipe pipe;
@@ -42,6 +45,7 @@ XTEST(raw_scalar_getvalue_after_vector_write_needs_v_s) {
 }
 
 XTEST(raw_scalar_after_datacopy_needs_mte2_s_even_through_a_queue) {
+    AutoSync strict(0);
     Gm<float> x(64, "x");
     auto kernel = [&](bool sync) {
         return [&, sync] {
@@ -112,6 +116,7 @@ XTEST(raw_vector_after_datacopy_without_mte2_v) {
 }
 
 XTEST(intra_pipe_v_dependency_needs_pipebarrier_v) {
+    AutoSync strict(0);
     auto kernel = [](bool barrier) {
         return [barrier] {
             TPipe pipe;
@@ -131,6 +136,7 @@ XTEST(intra_pipe_v_dependency_needs_pipebarrier_v) {
 }
 
 XTEST(intra_pipe_v_war) {
+    AutoSync strict(0);
     XCHECK_THROWS_WITH(one([] {
                            TPipe pipe;
                            TBuf<TPosition::VECCALC> b;
@@ -145,6 +151,7 @@ XTEST(intra_pipe_v_war) {
 }
 
 XTEST(raw_vector_reads_scalar_setvalue_needs_s_v) {
+    AutoSync strict(0);
     auto kernel = [](bool sync) {
         return [sync] {
             TPipe pipe;

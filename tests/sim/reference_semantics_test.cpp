@@ -13,6 +13,7 @@
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::AutoSync;
 using sim_test::Calc;
 using sim_test::Gm;
 using sim_test::sync;
@@ -159,6 +160,7 @@ XTEST(select_modes_0_and_2_end_with_a_vector_barrier) {
 }
 
 XTEST(select_mode1_has_no_trailing_barrier) {
+    AutoSync strict(0);  // with --cce-auto-sync=on the compiler inserts the V->V barrier
     XCHECK_THROWS_WITH(one([] {
                            Calc c(4096);
                            auto f = c.get<float>();
@@ -358,6 +360,7 @@ XTEST(view_past_the_end_may_be_formed) {
 }
 
 XTEST(reducemax_index_of_one_repeat_is_written_by_the_vector_unit) {
+    AutoSync strict(0);  // with --cce-auto-sync=on the compiler inserts the V_S
     // count <= 256 / sizeof(T) with the index: ReduceOperation writes dst, and no
     // V_S follows inside the API, so reading dst needs the kernel's own flag.
     auto run = [](bool flag) {

@@ -1,5 +1,6 @@
 // Helpers shared by the simulator tests: a GM allocation that frees itself, a
-// pipe with one buffer, a GlobalTensor over it, a SetFlag/WaitFlag pair on event 0.
+// pipe with one buffer, a GlobalTensor over it, a scoped auto-sync mode, a
+// SetFlag/WaitFlag pair on event 0.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,15 @@ struct Calc {
     explicit Calc(uint32_t bytes) { pipe.InitBuffer(buf, bytes); }
     template <class T>
     AscendC::LocalTensor<T> get() { return buf.Get<T>(); }
+};
+
+// The hazard checker's auto-sync mode for one scope (1: --cce-auto-sync=on,
+// 0: off), restored to the environment's/default after it.
+struct AutoSync {
+    explicit AutoSync(int on) { ascend_sim::set_auto_sync(on); }
+    ~AutoSync() { ascend_sim::set_auto_sync(-1); }
+    AutoSync(const AutoSync&) = delete;
+    AutoSync& operator=(const AutoSync&) = delete;
 };
 
 // Orders the pipes of event `e` (set then wait on flag 0).

@@ -32,6 +32,9 @@ struct UbRef {
     uint32_t dataLen;   // tensor length in bytes
     uint8_t pos;        // TPosition
 };
+// The calling block's UB at byte address addr for a tensor of `bytes` at UB
+// position pos, made without a TPipe (LocalTensor(pos, addr, tileSize)).
+void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes);
 // Is p inside the calling block's UB, and its offset there.
 uint64_t ub_offset(const char* api, const void* p);
 // TOTAL_UB_SIZE of the SoC (usable UB plus the 8 KiB API reserve).

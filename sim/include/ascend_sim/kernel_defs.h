@@ -14,17 +14,62 @@
 #ifndef __schedmode__
 #define __schedmode__(mode)  // launch scheduling (batch/normal): nothing to simulate
 #endif
+// Core-type and host/device qualifiers (SIMD-BuiltIn关键字.md): in CPU-twin
+// builds CANN defines them empty; every block here is one AIV core.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vec)
+#endif
+#ifndef __host__
+#define __host__
+#endif
+#ifndef __aicpu__
+#define __aicpu__
+#endif
+#ifndef __simd_vf__
+#define __simd_vf__
+#endif
+#ifndef __simd_callee__
+#define __simd_callee__
+#endif
+// Address spaces.
 #ifndef __gm__
 #define __gm__
 #endif
 #ifndef __ubuf__
 #define __ubuf__
 #endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
+#ifndef __ssbuf__
+#define __ssbuf__
+#endif
 #define GM_ADDR __gm__ uint8_t*
+#define UB_ADDR __ubuf__ uint8_t*
 
 // The simulator runs vector-only (AIV) kernels.
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
+#define ASCEND_IS_NOT_AIV (false)
+#define ASCEND_IS_NOT_AIC (true)
 
 // Kernel type: accepted and ignored (every block runs as one AIV core).
 enum KernelMetaType : uint8_t {
@@ -127,6 +172,12 @@ enum class HardEvent : uint8_t {
 
 using TEventID = int8_t;
 
+// Core types (utils/sys_constants.h) and the physical memories (common_types.h).
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
 enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
@@ -143,3 +194,6 @@ template <class T>
 using PrimT = typename PrimTHelper<T>::type;
 
 }  // namespace AscendC
+
+// What CPU-twin code reads instead of ASCEND_IS_AIV (extern int32_t under CANN).
+constexpr int32_t g_coreType = AscendC::AIV;

@@ -17,6 +17,14 @@ public:
     using PrimType = PrimT<T>;
 
     LocalTensor() = default;
+    // tileSize elements at byte address addr of pos's memory (static tensor
+    // programming, LocalMemAllocator); no TPipe buffer behind it.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+        : addr_(static_cast<PrimType*>(ascend_sim::detail::ub_raw("LocalTensor::LocalTensor", uint8_t(pos), addr,
+                                                                    uint64_t(tileSize) * sizeof(T)))),
+          dataLen_(uint32_t(tileSize * sizeof(T))),
+          maxLen_(dataLen_),
+          pos_(pos) {}
 
     PrimType GetValue(const uint32_t index) const {
         check_index("LocalTensor::GetValue", index);

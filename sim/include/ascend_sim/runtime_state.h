@@ -253,8 +253,11 @@ public:
     void barrier(Pipe p) { selfDone_[p] = clk_[p].c[p]; }
     void barrier_all();
     void reset_gm() { gm_.clear(); }
+    // --cce-auto-sync=on: the pairs the compiler syncs count as ordered (hazards.cpp).
+    void set_auto_sync(bool on) { autoSync_ = on; }
 
 private:
+    bool autoSync_ = true;
     Clock clk_[P_COUNT];
     // selfDone_[p]: the last instruction of pipe p known complete before p's
     // next one starts (PipeBarrier<p>, or a round trip through another pipe).
@@ -366,6 +369,7 @@ struct Launch {
     uint32_t threads = 1;
     bool fiberMode = true;  // blockDim <= vector cores: blocks are fibers, SyncAll may be used
     bool initcheck = true;
+    bool autoSync = true;
 
     std::mutex mu;
     // Blocks as fibers on host threads (runtime.cpp): the ones ready to run, the ones

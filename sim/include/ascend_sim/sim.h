@@ -39,6 +39,13 @@ uint32_t host_threads();
 // set_initcheck(1 on / 0 off) > ASCEND_XENT_INITCHECK (1 or 0) > on. -1 = back to env/default.
 void set_initcheck(int on);
 bool initcheck_enabled();
+// What the hazard checker assumes the compiler inserted, read at each launch:
+// on = --cce-auto-sync=on, CANN's default for kernel-launch and custom-operator
+// builds (V->V barriers and the syncs between PIPE_S tensor accesses and V, MTE2,
+// MTE3 are the compiler's); off = --cce-auto-sync=off (every sync is the kernel's).
+// set_auto_sync(1 / 0) > ASCEND_XENT_AUTO_SYNC (1 or 0) > on. -1 = back to env/default.
+void set_auto_sync(int on);
+bool auto_sync_enabled();
 
 // ---- violations ---------------------------------------------------------------
 

@@ -1,0 +1,38 @@
+// CPU-twin globals and per-core setup: block_idx / block_num (the built-in
+// variables of SIMD-BuiltIn关键字.md, equal to GetBlockIdx()/GetBlockNum() on an
+// AIV-only kernel) and InitSocState.
+#pragma once
+#include <cstdint>
+
+#include "kernel_sync.h"
+
+namespace ascend_sim::twin {
+// Reads as the calling block's value wherever an int64_t is expected: blocks
+// are fibers that may move between host threads, so no thread_local copy.
+struct BlockIdxVar {
+    operator int64_t() const { return AscendC::GetBlockIdx(); }
+};
+struct BlockNumVar {
+    operator int64_t() const { return AscendC::GetBlockNum(); }
+};
+}  // namespace ascend_sim::twin
+
+inline constexpr ascend_sim::twin::BlockIdxVar block_idx{};
+inline constexpr ascend_sim::twin::BlockNumVar block_num{};
+
+namespace AscendC {
+// Resets the mask and atomic state on the NPU; the simulator keeps none.
+inline void InitSocState() {}
+}  // namespace AscendC
+
+namespace AscendC {
+// As kernel_operator_sys_var_intf.h defines them: the UB size queries give
+// 256 KiB on arch 3510 and 0 on the others (2201 included).
+constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+constexpr uint32_t GetUBSizeInBytes() { return 256 * 1024; }
+#else
+constexpr uint32_t GetUBSizeInBytes() { return 0; }
+#endif
+inline uint32_t GetRuntimeUBSize() { return GetUBSizeInBytes(); }
+}  // namespace AscendC

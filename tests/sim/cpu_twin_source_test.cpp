@@ -1,0 +1,204 @@
+// The source surface CANN's CPU-twin programs use compiles and behaves as
+// CANN declares it: qualifiers, block_idx, InitSocState, static tensors from
+// LocalMemAllocator, tiling macros and keys, printf, DumpTensor, assert, utilities.
+#undef NDEBUG  // the kernel-side assert is empty with NDEBUG, as in CANN; Release builds set it
+#include <cstring>
+#include <string>
+
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+#include "xtest.h"
+
+namespace {
+struct AddTiling {
+    uint32_t blockLength;
+    uint32_t scale;
+};
+constexpr uint32_t kBlockLength = 256;
+}  // namespace
+
+// Static tensor programming, as asc-devkit's cpu_debug example writes it.
+template <typename T, uint32_t blockLength>
+__global__ __vector__ void add_static(__gm__ T* x, __gm__ T* y, __gm__ T* z) {
+    AscendC::InitSocState();
+    AscendC::GlobalTensor<T> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer(x + block_idx * blockLength, blockLength);
+    yGm.SetGlobalBuffer(y + block_idx * blockLength, blockLength);
+    zGm.SetGlobalBuffer(z + block_idx * blockLength, blockLength);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ubAllocator;
+    AscendC::LocalTensor<T> xLocal = ubAllocator.Alloc<T, blockLength>();
+    AscendC::LocalTensor<T> yLocal = ubAllocator.Alloc<T, blockLength>();
+    AscendC::LocalTensor<T> zLocal = ubAllocator.Alloc<AscendC::TPosition::VECOUT, T>(blockLength);
+    AscendC::DataCopy(xLocal, xGm, blockLength);
+    AscendC::DataCopy(yLocal, yGm, blockLength);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(zLocal, xLocal, yLocal, blockLength);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zGm, zLocal, blockLength);
+    AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+// Without the barrier between the copy in and Add: the hazard msSanitizer's racecheck would report.
+__global__ __mix__(0, 1) void add_static_unsynced(GM_ADDR x, GM_ADDR z) {
+    AscendC::GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 64);
+    zGm.SetGlobalBuffer((__gm__ float*)z, 64);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    auto t = ub.Alloc<float, 64>();
+    AscendC::DataCopy(t, xGm, 64);
+    AscendC::Adds(t, t, 1.0f, 64);
+}
+
+extern "C" __global__ __aicore__ void scale_by_key(GM_ADDR x, GM_ADDR z, GM_ADDR tiling) {
+    REGISTER_TILING_DEFAULT(AddTiling);
+    GET_TILING_DATA(tilingData, tiling);
+    GET_TILING_DATA_MEMBER(AddTiling, scale, scale, tiling);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, AscendC::AlignUp(tilingData.blockLength * sizeof(float), 32));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, tilingData.blockLength);
+    zGm.SetGlobalBuffer((__gm__ float*)z, tilingData.blockLength);
+    AscendC::DataCopy(t, xGm, tilingData.blockLength);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    float factor = 1.0f;
+    if (TILING_KEY_IS(1)) factor = float(scale);
+    else if (TILING_KEY_LIST(2, 3)) factor = -1.0f;
+    AscendC::Muls(t, t, factor, tilingData.blockLength);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zGm, t, tilingData.blockLength);
+}
+
+extern "C" __global__ __aicore__ void tiling_without_register(GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(AddTiling, t, tiling);
+    AscendC::printf("block %lld of %lld: blockLength %u\n", (long long)block_idx, (long long)block_num,
+                    t.blockLength);
+}
+
+extern "C" __global__ __aicore__ void dump_tensors(GM_ADDR x) {
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    auto t = ub.Alloc<float, 8>();
+    AscendC::DataCopy(t, xGm, 8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DumpTensor(t, 5, 4);
+    AscendC::DumpTensor(xGm, 6, 2);
+    AscendC::PRINTF("done %d\n", 1);
+}
+
+XTEST(static_tensor_program_runs_with_block_idx) {
+    constexpr uint32_t blocks = 4, total = blocks * kBlockLength;
+    auto* x = (float*)AscendC::GmAlloc(total * sizeof(float));
+    auto* y = (float*)AscendC::GmAlloc(total * sizeof(float));
+    auto* z = (float*)AscendC::GmAlloc(total * sizeof(float));
+    for (uint32_t i = 0; i < total; ++i) x[i] = float(i), y[i] = 0.5f;
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ascend_sim::run_kernel("add_static", blocks, [&] { add_static<float, kBlockLength>(x, y, z); });
+    for (uint32_t i = 0; i < total; ++i) XCHECK_EQ(z[i], float(i) + 0.5f);
+    AscendC::GmFree(x);
+    AscendC::GmFree(y);
+    AscendC::GmFree(z);
+}
+
+XTEST(static_tensors_get_the_hazard_and_alignment_checks) {
+    auto* x = (uint8_t*)AscendC::GmAlloc(256);
+    auto* z = (uint8_t*)AscendC::GmAlloc(256);
+    XCHECK_THROWS_WITH(ICPU_RUN_KF(add_static_unsynced, 1, x, z), "RAW on UB [0x0000, 0x0100)", "PIPE_V Adds",
+                       "written by PIPE_MTE2 DataCopy", "no MTE2_V flag");
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("bad", 1,
+                                              [] { AscendC::LocalTensor<float> t(AscendC::TPosition::VECCALC, 16, 8); }),
+                       "LocalTensor::LocalTensor (block 0)", "addr 16 is not 32-byte aligned");
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("bad", 1,
+                                              [] { AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 0, 7); }),
+                       "tensor length 28 B is not a positive multiple of 32 B");
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("bad", 1,
+                                              [] { AscendC::LocalTensor<float> t(AscendC::TPosition::GM, 0, 8); }),
+                       "position GM is not a UB position");
+    XCHECK_THROWS_WITH(
+        ascend_sim::run_kernel("bad", 1, [] { AscendC::LocalTensor<float> t(AscendC::TPosition::VECCALC, 196576, 16); }),
+        "addr 196576 + 64 B exceeds the UB's 196608 B");
+    // Never-written static UB is undefined for the initcheck.
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("bad", 1,
+                                              [] {
+                                                  AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+                                                  auto t = ub.Alloc<float, 64>();
+                                                  AscendC::Exp(t[8], t, 8);
+                                              }),
+                       "uninitialised read");
+    AscendC::GmFree(x);
+    AscendC::GmFree(z);
+}
+
+XTEST(tiling_macros_and_keys) {
+    auto* x = (float*)AscendC::GmAlloc(64 * sizeof(float));
+    auto* z = (float*)AscendC::GmAlloc(64 * sizeof(float));
+    auto* tiling = (AddTiling*)AscendC::GmAlloc(sizeof(AddTiling));
+    *tiling = AddTiling{64, 3};
+    for (int i = 0; i < 64; ++i) x[i] = float(i);
+    for (uint64_t key : {1, 2, 7}) {
+        ICPU_SET_TILING_KEY(key);
+        ICPU_RUN_KF(scale_by_key, 1, (uint8_t*)x, (uint8_t*)z, (uint8_t*)tiling);
+        const float factor = key == 1 ? 3.0f : key == 2 ? -1.0f : 1.0f;
+        for (int i = 0; i < 64; ++i) XCHECK_EQ(z[i], factor * float(i));
+    }
+    ICPU_SET_TILING_KEY(0);
+    // The tiling bytes must be GM the host allocated.
+    AddTiling onStack{64, 1};
+    XCHECK_THROWS_WITH(ICPU_RUN_KF(tiling_without_register, 1, (uint8_t*)&onStack), "GET_TILING_DATA_WITH_STRUCT (block 0)",
+                       "are not inside one GM allocation");
+    AscendC::GmFree(x);
+    AscendC::GmFree(z);
+    AscendC::GmFree(tiling);
+}
+
+XTEST(printf_and_dump_tensor_print_on_the_host) {
+    auto* x = (float*)AscendC::GmAlloc(8 * sizeof(float));
+    auto* tiling = (AddTiling*)AscendC::GmAlloc(sizeof(AddTiling));
+    *tiling = AddTiling{96, 1};
+    for (int i = 0; i < 8; ++i) x[i] = float(i) + 0.25f;
+    std::fflush(stdout);
+    char* out = nullptr;
+    size_t len = 0;
+    FILE* mem = open_memstream(&out, &len);
+    FILE* saved = stdout;
+    stdout = mem;
+    ICPU_RUN_KF(dump_tensors, 1, (uint8_t*)x);
+    ICPU_RUN_KF(tiling_without_register, 2, (uint8_t*)tiling);
+    stdout = saved;
+    std::fclose(mem);
+    const std::string s(out, len);
+    std::free(out);
+    XCHECK(s.find("DumpTensor: desc=5, addr=0, data_type=float32, position=UB, dump_size=4\n"
+                  "[0.250000, 1.250000, 2.250000, 3.250000]\n") != std::string::npos);
+    XCHECK(s.find("DumpTensor: desc=6, addr=") != std::string::npos);
+    XCHECK(s.find("position=GM, dump_size=2\n[0.250000, 1.250000]\n") != std::string::npos);
+    XCHECK(s.find("done 1\n") != std::string::npos);
+    XCHECK(s.find("block 1 of 2: blockLength 96\n") != std::string::npos);
+    AscendC::GmFree(x);
+    AscendC::GmFree(tiling);
+}
+
+XTEST(utilities_follow_cann) {
+    static_assert(AscendC::IsSameType<float, float>::value && !AscendC::IsSameType<float, half>::value);
+    static_assert(AscendC::SupportType<half, float, half>() && !AscendC::SupportType<int8_t, float, half>());
+    static_assert(AscendC::DivCeil(33, 32) == 2 && AscendC::AlignUp(33, 32) == 64 && AscendC::ConstCeil(64, 32) == 2);
+    XCHECK_EQ(AscendC::Ceil(1, 8), 1u);
+    XCHECK_EQ(AscendC::CeilDivision(9, 0), 0);
+    static_assert(std::is_same_v<AscendC::Conditional<false, int8_t, float>::type, float>);
+    static_assert(std::is_same_v<AscendC::ConditionalMulti<true, false, int8_t, half, float, int>::type, half>);
+    static_assert(g_coreType == AscendC::AIV && ASCEND_IS_AIV && ASCEND_IS_NOT_AIC);
+}
+
+XTEST(kernel_assert_fails_its_block_with_the_message) {
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("asserting", 2,
+                                              [] {
+                                                  const int64_t i = AscendC::GetBlockIdx();
+                                                  assert(i == 0, "block %lld is not 0\n", (long long)i);
+                                                  ascendc_assert(i >= 0);
+                                              }),
+                       "assert (block 1)", "Assertion `i == 0' failed. block 1 is not 0");
+    ascend_sim::run_kernel("asserting", 1, [] { assert(AscendC::GetBlockIdx() == 0); });
+    static_assert(AscendC::GetUBSizeInBytes() == 0 && AscendC::GetDataBlockSizeInBytes() == 32);
+}
