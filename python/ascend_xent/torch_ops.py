@@ -292,7 +292,7 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
     """
     if not isinstance(inplace_backward, bool):
         raise TypeError(f"inplace_backward: expected a bool, got {type(inplace_backward).__name__}")
-    if inplace_backward and torch._C._functorch.peek_interpreter_stack() is not None:
+    if inplace_backward and not torch.compiler.is_compiling() and torch._C._are_functorch_transforms_active():
         raise RuntimeError("inplace_backward: not supported under torch.func transforms (grad, vmap, "
                            "jacrev, ...), which may run the backward more than once; use "
                            "inplace_backward=False")
