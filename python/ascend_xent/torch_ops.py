@@ -107,7 +107,7 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
     ce = F.cross_entropy(input, t64, weight=weight, reduction=reduction,
                          ignore_index=int(ignore_index), label_smoothing=float(label_smoothing))
     log_prob = torch.log_softmax(input, dim=-1)
-    lse32 = torch.logsumexp(input.float(), dim=-1)
+    lse32 = _logsumexp_float32(input)
     scale = float(lse_square_scale_for_zloss)
     if scale != 0.0:
         valid = t64 != int(ignore_index)
@@ -124,6 +124,22 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
         loss = ce
         zloss = torch.zeros_like(ce)
     return loss, log_prob, zloss, lse32.to(input.dtype)
+
+
+# 64 MiB of float32: above glibc's largest mmap threshold (32 MiB), so each block's buffers
+# go back to the system when freed instead of fragmenting the heap.
+_LSE_BLOCK_ELEMENTS = 1 << 24
+
+
+def _logsumexp_float32(input):
+    """logsumexp over the classes in float32, a block of rows at a time: a float32 copy of the
+    whole input (twice the logits in bf16/fp16), plus exp's temporary of the same size, would be
+    the forward's peak."""
+    rows = max(1, _LSE_BLOCK_ELEMENTS // input.shape[1])
+    lse = torch.empty(input.shape[0], dtype=torch.float32, device=input.device)
+    for i in range(0, input.shape[0], rows):
+        torch.logsumexp(input[i:i + rows].float(), dim=-1, out=lse[i:i + rows])
+    return lse
 
 
 @_fwd_op.register_fake
