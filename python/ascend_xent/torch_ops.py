@@ -1,17 +1,23 @@
 """PyTorch integration: torch.library custom ops and a differentiable cross_entropy.
 
-Two custom ops are registered in the ``ascend_xent`` namespace:
+Three custom ops are registered in the ``ascend_xent`` namespace:
 
 ``ascend_xent::cross_entropy_loss_grad`` (the kernel)
     Same arguments as ``torch_npu.npu_cross_entropy_loss_backward``; returns a new
     (N, C) tensor. It has a fake (meta) implementation so that it traces under
-    ``torch.compile`` and passes ``torch.library.opcheck``.
+    ``torch.compile`` and passes ``torch.library.opcheck``, and a vmap rule.
+
+``ascend_xent::cross_entropy_loss_grad_`` (the kernel in place)
+    The same arguments; writes the gradient over ``log_prob`` and returns nothing.
 
 ``ascend_xent::cross_entropy_loss`` (the forward, in plain torch ops)
     Like ``torch_npu.npu_cross_entropy_loss``: returns ``(loss, log_prob, zloss,
-    lse_for_zloss)``. Its autograd formula calls ``cross_entropy_loss_grad``, so
-    ``ascend_xent.cross_entropy`` is differentiable, with our kernel as its backward,
-    also under ``torch.compile(fullgraph=True)``.
+    lse_for_zloss)``. Its autograd formula calls ``cross_entropy_loss_grad``.
+
+``ascend_xent.cross_entropy`` / ``cross_entropy_loss`` call the forward op through
+``_CrossEntropyLoss``, an autograd.Function with the same backward in the form that
+torch.func transforms take; they are differentiable, with our kernel as the backward,
+also under ``torch.compile(fullgraph=True)``.
 
 This module imports torch; the rest of the package does not need it.
 """
@@ -83,8 +89,8 @@ _grad_inplace_op.register_kernel(_PRIVATEUSE1)(_grad_in_place)
 
 
 @_grad_inplace_op.register_fake
-def _grad_inplace_fake(*args):
-    _checks.prepare(*args, check_values=False)
+def _grad_inplace_fake(*args, **kwargs):
+    _checks.prepare(*args, **kwargs, check_values=False)
 
 
 # --------------------------------------------------------------------------------------

@@ -114,3 +114,11 @@ def _to_torch(v):
         else torch.from_numpy(np.array(v))
     return t.clone().to(DEVICE)
 
+
+
+def test_opcheck_in_place_op():
+    assert ax.torch_ops  # loads the custom ops when this test runs alone
+    g, lp, t = _case(11, 29)
+    w = torch.rand(29, device=DEVICE) + 0.5
+    torch.library.opcheck(torch.ops.ascend_xent.cross_entropy_loss_grad_.default,
+                          (g, lp, t, w, None, None, "sum", -100, 0.1, 0.0))
