@@ -40,10 +40,10 @@ def draw(rng) -> dict:
                 ignore_frac=float(rng.choice([0.0, 0.2, 0.7])), inplace_backward=bool(rng.random() < 0.5),
                 autocast=str(rng.choice(["off", "off", "off", "bf16_weight", "fp32_weight"])),
                 vmap=bool(rng.random() < 0.3))
-    case["cats"] = [f"dtype={dtype}", f"reduction={case['reduction']}", f"kdim={len(extra)}",
-                    f"autocast={case['autocast']}" if cls == "cross_entropy" else "",
-                    "inplace_backward" if cls == "cross_entropy" and case["inplace_backward"] else ""]
-    case["cats"] = [x for x in case["cats"] if x]
+    case["cats"] = [f"dtype={dtype}", f"reduction={case['reduction']}"]
+    if cls == "cross_entropy":
+        case["cats"] += [f"kdim={len(extra)}", f"autocast={case['autocast']}"] + \
+            (["inplace_backward"] if case["inplace_backward"] else [])
     return case
 
 
