@@ -212,3 +212,21 @@ def test_inplace_backward_under_torch_compile():
     loss, grad = _grad(step, x, t)
     ref, ref_grad = _grad(ax.cross_entropy, x, t, w, label_smoothing=0.1)
     assert torch.equal(loss, ref) and torch.equal(grad, ref_grad)
+
+
+@pytest.mark.skipif(ON_NPU, reason="CPU autocast")
+def test_k_dims_and_autocast_under_torch_compile():
+    torch._dynamo.reset()
+    x = torch.randn(4, 50, 3, dtype=torch.bfloat16, device=DEVICE)
+    t = torch.randint(0, 50, (4, 3), device=DEVICE)
+    w = torch.rand(50, device=DEVICE) + 0.5  # float32 with a bf16 input: accepted under autocast
+    step = torch.compile(lambda a, b: ax.cross_entropy(a, b, w, label_smoothing=0.1), fullgraph=True,
+                         backend="aot_eager")
+    results = []
+    for fn in (step, lambda a, b: F.cross_entropy(a, b, w, label_smoothing=0.1)):
+        xa = x.clone().requires_grad_()
+        with torch.autocast("cpu", torch.bfloat16):
+            loss = fn(xa, t)
+        loss.backward()
+        results.append((loss, xa.grad))
+    torch.testing.assert_close(results[0], results[1])
