@@ -12,7 +12,12 @@ input, sometimes an out-of-range target, sometimes N = 0, and checks:
   special values  the same NaN positions, the same infinities and signs, the finite
                   rest within the tolerances;
   bad targets     ValueError naming the first bad row and its value, out untouched;
-  N = 0           an empty (0, C) result.
+  N = 0           an empty (0, C) result;
+  in place        (a tenth of the normal cases) out = log_prob: bitwise the result above;
+  torch           (--torch-share of the cases, when torch imports) the PyTorch contract:
+                  cross_entropy vs F.cross_entropy (K-dim, autocast, inplace_backward),
+                  torch.func, out= aliasing, version counters, requires_grad refusals
+                  (scripts/fuzz_torch.py).
 
 Prints the seed, the counts (cases, passed, failed, by category) and the first
 failures with a reproducer; exits 1 on any failure.
@@ -37,7 +42,7 @@ import numpy as np
 
 import ascend_xent as ax
 from ascend_xent import golden
-from ascend_xent._checks import numpy_dtype
+from ascend_xent._arrays import numpy_dtype
 
 DTYPES = ("float32", "float16", "bfloat16")
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
@@ -119,7 +124,10 @@ def draw(rng: np.random.Generator) -> dict:
         kw["target"] = kw["target"].copy()
         kw["target"][i] = bad
         cats.append("bad_target")
-    return dict(kw=kw, kind=kind, cats=cats, n=n, c=c, dtype=dtype)
+    in_place = kind == "normal" and rng.random() < 0.1
+    if in_place:
+        cats.append("in_place")
+    return dict(kw=kw, kind=kind, cats=cats, n=n, c=c, dtype=dtype, in_place=in_place)
 
 
 def same_specials(a, e, dtype, log_prob, kw) -> bool:
@@ -206,6 +214,10 @@ def check(case) -> str | None:
     elif not res["ok"]:
         return (f"max_scaled_error {res['max_scaled_error']:.3g} at {res['worst_index']}, "
                 f"{res['mismatches']} mismatches")
+    if case["in_place"]:
+        lp = kw["log_prob"].copy()
+        if ax.cross_entropy_loss_grad(**dict(kw, log_prob=lp), out=lp).tobytes() != out.tobytes():
+            return "in place (out = log_prob) differs from out of place"
     ignored = kw["target"].astype(np.int64) == kw["ignore_index"]
     if ignored.any() and not np.all(out[ignored].astype(np.float64) == 0.0):
         return "an ignored row is not 0"
@@ -217,20 +229,27 @@ def main(argv=None) -> int:
     ap.add_argument("--cases", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--show", type=int, default=10, help="failures to print in full")
+    ap.add_argument("--torch-share", type=float, default=0.2,
+                    help="fraction of torch cases (fuzz_torch.py; 0 without torch)")
     args = ap.parse_args(argv)
+    try:
+        import fuzz_torch
+    except ImportError:
+        fuzz_torch, args.torch_share = None, 0.0
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # the golden on NaN/Inf inputs
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"fuzz: seed {seed}, {args.cases} cases, soc {ax.current_profile()['name']}, "
-          f"host threads {ax.host_threads()}", flush=True)
+          f"host threads {ax.host_threads()}, torch share {args.torch_share}", flush=True)
     counts = collections.Counter()
     by_cat = collections.defaultdict(lambda: [0, 0])  # category -> [passed, failed]
     failures = []
     t0 = time.perf_counter()
     for k in range(args.cases):
         rng = np.random.default_rng([seed, k])
-        case = draw(rng)
+        torch_case = rng.random() < args.torch_share
+        case = fuzz_torch.draw(rng) if torch_case else draw(rng)
         try:
-            err = check(case)
+            err = fuzz_torch.check(case) if torch_case else check(case)
         except Exception as e:  # a crash of the op or the checker: a failure too
             err = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}"
         ok = err is None

@@ -24,7 +24,10 @@ def cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss
         ``lse_square_scale_for_zloss`` != 0.
     reduction: "mean", "sum" or "none"; ignore_index: any int64;
     label_smoothing: in [0, 1]; lse_square_scale_for_zloss: >= 0.
-    out: optional (N, C) C-contiguous output buffer of ``log_prob``'s dtype.
+    out: optional (N, C) C-contiguous output buffer of ``log_prob``'s dtype; may be
+        ``log_prob`` itself (the gradient in place), must not overlap it otherwise. A torch
+        ``out`` has its version counter bumped, as by torch's out= ops, and under grad mode
+        no argument may require grad (RuntimeError).
 
     Takes NumPy arrays (returns NumPy; bfloat16 through ``ml_dtypes``) or torch
     tensors (returns a torch tensor). The kernel writes into ``out`` when given (else

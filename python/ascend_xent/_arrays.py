@@ -67,6 +67,19 @@ class _NumpyLib:
         return bool(np.may_share_memory(a, b))
 
     @staticmethod
+    def same_buffer(a, b) -> bool:
+        return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
+
+    @staticmethod
+    def records_grad(x) -> bool:
+        return False
+
+    @staticmethod
+    def mark_written(x) -> None:
+        pass
+
+    @staticmethod
     def first_bad_target(t, c: int, ignore_index: int):
         t64 = t.astype(np.int64, copy=False)
         bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
@@ -141,6 +154,20 @@ class _TorchLib:
         b0 = b.data_ptr()
         b1 = b0 + _span_bytes(b)
         return a0 < b1 and b0 < a1
+
+    @staticmethod
+    def same_buffer(a, b) -> bool:
+        return (a.device == b.device and a.data_ptr() == b.data_ptr() and a.shape == b.shape
+                and a.stride() == b.stride() and a.dtype == b.dtype)
+
+    def records_grad(self, x) -> bool:
+        """Autograd would record an operation on ``x`` (grad mode on and ``x`` requires grad)."""
+        return bool(x.requires_grad) and self.torch.is_grad_enabled()
+
+    def mark_written(self, x) -> None:
+        # The kernel wrote through a raw pointer: bump the version counter as torch's own
+        # in-place and out= ops do, so that autograd refuses to use the overwritten values.
+        self.torch.autograd.graph.increment_version(x)
 
     def first_bad_target(self, t, c: int, ignore_index: int):
         t64 = t.to(self.torch.int64)

@@ -238,11 +238,22 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
             raise ValueError("out: expected a C-contiguous (row-major) tensor")
         if lib.kind == "numpy" and not out.flags.writeable:
             raise ValueError("out: the array is read-only")
-        for nm, arr in (("grad_loss", grad_loss), ("log_prob", log_prob), ("target", target),
-                        ("weight", weight), ("grad_zloss", grad_zloss),
-                        ("lse_for_zloss", lse_for_zloss)):
+        arrays = (("out", out), ("grad_loss", grad_loss), ("log_prob", log_prob), ("target", target),
+                  ("weight", weight), ("grad_zloss", grad_zloss), ("lse_for_zloss", lse_for_zloss))
+        for nm, arr in arrays:  # as torch's out= functions
+            if arr is not None and lib.records_grad(arr):
+                raise RuntimeError(f"{nm}: cross_entropy_loss_grad(): functions with out=... arguments "
+                                   f"don't support automatic differentiation, but {nm} requires grad "
+                                   "(call it under torch.no_grad() or pass detached tensors)")
+        for nm, arr in arrays[1:]:
+            # out = log_prob exactly is the in-place gradient (the kernel reads each tile
+            # before writing it back, docs/reliability.md); any other overlap is refused.
+            if nm == "log_prob" and lib.same_buffer(out, arr):
+                continue
             if arr is not None and lib.overlaps(out, arr):
-                raise ValueError(f"out: must not overlap {nm} (in-place gradients are not supported)")
+                raise ValueError(f"out: must not overlap {nm}" + (
+                    " other than being log_prob exactly (same data pointer, shape and strides: "
+                    "the gradient in place)" if nm == "log_prob" else ""))
 
     if check_values and n > 0 and device != "meta" and checks_target_values(device):
         bad = lib.first_bad_target(target, c, ignore_index)

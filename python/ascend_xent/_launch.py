@@ -12,6 +12,8 @@ def run(p, shard=None):
     if p.n == 0:
         return p.out
     if _backends.backend_for_device(p.lib.device(p.log_prob)) == _backends.NPU:
-        return _npu.run(p, shard)
-    _native.call_prepared(p, shard=shard)
+        _npu.run(p, shard)
+    else:
+        _native.call_prepared(p, shard=shard)
+    p.lib.mark_written(p.out)
     return p.out

@@ -1,17 +1,23 @@
 """PyTorch integration: torch.library custom ops and a differentiable cross_entropy.
 
-Two custom ops are registered in the ``ascend_xent`` namespace:
+Three custom ops are registered in the ``ascend_xent`` namespace:
 
 ``ascend_xent::cross_entropy_loss_grad`` (the kernel)
     Same arguments as ``torch_npu.npu_cross_entropy_loss_backward``; returns a new
     (N, C) tensor. It has a fake (meta) implementation so that it traces under
-    ``torch.compile`` and passes ``torch.library.opcheck``.
+    ``torch.compile`` and passes ``torch.library.opcheck``, and a vmap rule.
+
+``ascend_xent::cross_entropy_loss_grad_`` (the kernel in place)
+    The same arguments; writes the gradient over ``log_prob`` and returns nothing.
 
 ``ascend_xent::cross_entropy_loss`` (the forward, in plain torch ops)
     Like ``torch_npu.npu_cross_entropy_loss``: returns ``(loss, log_prob, zloss,
-    lse_for_zloss)``. Its autograd formula calls ``cross_entropy_loss_grad``, so
-    ``ascend_xent.cross_entropy`` is differentiable, with our kernel as its backward,
-    also under ``torch.compile(fullgraph=True)``.
+    lse_for_zloss)``. Its autograd formula calls ``cross_entropy_loss_grad``.
+
+``ascend_xent.cross_entropy`` / ``cross_entropy_loss`` call the forward op through
+``_CrossEntropyLoss``, an autograd.Function with the same backward in the form that
+torch.func transforms take; they are differentiable, with our kernel as the backward,
+also under ``torch.compile(fullgraph=True)``.
 
 This module imports torch; the rest of the package does not need it.
 """
@@ -24,7 +30,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from . import _api, _arrays, _backends, _checks
+from . import _api, _arrays, _backends, _checks, _torch_checks
+from ._torch_vmap import loop_rule
 
 __all__ = ["cross_entropy", "cross_entropy_loss"]
 
@@ -63,53 +70,38 @@ def _grad_fake(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_fo
     return torch.empty_like(log_prob, memory_format=torch.contiguous_format)
 
 
+# ascend_xent::cross_entropy_loss_grad_: the same, writing the gradient over log_prob (the
+# kernel reads each tile before writing it back; docs/reliability.md). The backward of
+# cross_entropy(..., inplace_backward=True) calls it on the saved log_prob.
+def _grad_in_place(grad_loss: Tensor, log_prob: Tensor, target: Tensor,
+                    weight: Optional[Tensor] = None, grad_zloss: Optional[Tensor] = None,
+                    lse_for_zloss: Optional[Tensor] = None, reduction: str = "mean",
+                    ignore_index: int = -100, label_smoothing: float = 0.0,
+                    lse_square_scale_for_zloss: float = 0.0) -> None:
+    _api.cross_entropy_loss_grad(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
+                                 reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss,
+                                 out=log_prob)
+
+
+_grad_inplace_op = torch.library.custom_op("ascend_xent::cross_entropy_loss_grad_", _grad_in_place,
+                                           mutates_args=("log_prob",))
+_grad_inplace_op.register_kernel(_PRIVATEUSE1)(_grad_in_place)
+
+
+@_grad_inplace_op.register_fake
+def _grad_inplace_fake(*args, **kwargs):
+    _checks.prepare(*args, **kwargs, check_values=False)
+
+
 # --------------------------------------------------------------------------------------
 # ascend_xent::cross_entropy_loss (forward)
 # --------------------------------------------------------------------------------------
-def _check_forward(input, target, weight, reduction, ignore_index, label_smoothing, scale):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"input: expected a torch.Tensor of shape (N, C), got {type(input).__name__}")
-    _checks.check_reduction(reduction)
-    _checks.check_ignore_index(ignore_index)
-    _checks.check_label_smoothing(label_smoothing)
-    _checks.check_zloss_scale(scale)
-    dt = str(input.dtype).replace("torch.", "")
-    if dt not in _checks.FLOAT_DTYPES:
-        raise TypeError(f"input: expected dtype float32, float16 or bfloat16, got {dt}")
-    if input.dim() != 2:
-        raise ValueError(f"input: expected a 2-D tensor of shape (N, C), got shape {tuple(input.shape)}")
-    n, c = input.shape
-    if c < 1:
-        raise ValueError(f"input: expected at least one class (C >= 1), got shape {tuple(input.shape)}")
-    if not isinstance(target, Tensor):
-        raise TypeError(f"target: expected a torch.Tensor of shape (N,), got {type(target).__name__}")
-    tdt = str(target.dtype).replace("torch.", "")
-    if tdt not in _checks.INDEX_DTYPES:
-        raise TypeError(f"target: expected dtype int32 or int64, got {tdt}")
-    if tuple(target.shape) != (n,):
-        raise ValueError(f"target: expected shape (N,) = ({n},) to match input {tuple(input.shape)}, "
-                         f"got {tuple(target.shape)}")
-    if target.device != input.device:
-        raise ValueError(f"target: expected a tensor on {input.device} like input, got {target.device}")
-    if weight is not None:
-        if not isinstance(weight, Tensor):
-            raise TypeError(f"weight: expected a torch.Tensor of shape (C,), got {type(weight).__name__}")
-        if weight.dtype != input.dtype:
-            raise TypeError(f"weight: expected dtype {dt} (the dtype of input, as in "
-                            f"F.cross_entropy), got {str(weight.dtype).replace('torch.', '')}")
-        if tuple(weight.shape) != (c,):
-            raise ValueError(f"weight: expected shape (C,) = ({c},) to match input "
-                             f"{tuple(input.shape)}, got {tuple(weight.shape)}")
-        if weight.device != input.device:
-            raise ValueError(f"weight: expected a tensor on {input.device} like input, got {weight.device}")
-
-
 @torch.library.custom_op("ascend_xent::cross_entropy_loss", mutates_args=())
 def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
             reduction: str = "mean", ignore_index: int = -100, label_smoothing: float = 0.0,
             lse_square_scale_for_zloss: float = 0.0) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    _check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
-                   lse_square_scale_for_zloss)
+    _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
+                                lse_square_scale_for_zloss)
     n, c = input.shape
     if n > 0 and _backends.checks_target_values(input.device.type):
         bad = _arrays.lib_for(input).first_bad_target(target, c, int(ignore_index))
@@ -121,7 +113,7 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
     ce = F.cross_entropy(input, t64, weight=weight, reduction=reduction,
                          ignore_index=int(ignore_index), label_smoothing=float(label_smoothing))
     log_prob = torch.log_softmax(input, dim=-1)
-    lse32 = torch.logsumexp(input.float(), dim=-1)
+    lse32 = _logsumexp_float32(input)
     scale = float(lse_square_scale_for_zloss)
     if scale != 0.0:
         valid = t64 != int(ignore_index)
@@ -140,39 +132,63 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
     return loss, log_prob, zloss, lse32.to(input.dtype)
 
 
+# 64 MiB of float32: above glibc's largest mmap threshold (32 MiB), so each block's buffers
+# go back to the system when freed instead of fragmenting the heap.
+_LSE_BLOCK_ELEMENTS = 1 << 24
+
+
+def _logsumexp_float32(input):
+    """logsumexp over the classes in float32, a block of rows at a time: a float32 copy of the
+    whole input (twice the logits in bf16/fp16), plus exp's temporary of the same size, would be
+    the forward's peak."""
+    rows = max(1, _LSE_BLOCK_ELEMENTS // input.shape[1])
+    lse = torch.empty(input.shape[0], dtype=torch.float32, device=input.device)
+    for i in range(0, input.shape[0], rows):
+        torch.logsumexp(input[i:i + rows].float(), dim=-1, out=lse[i:i + rows])
+    return lse
+
+
 @_fwd_op.register_fake
 def _fwd_fake(input, target, weight=None, reduction="mean", ignore_index=-100,
               label_smoothing=0.0, lse_square_scale_for_zloss=0.0):
-    _check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
-                   lse_square_scale_for_zloss)
+    _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
+                                lse_square_scale_for_zloss)
     n = input.shape[0]
     loss_shape = (n,) if reduction == "none" else ()
     return (input.new_empty(loss_shape), torch.empty_like(input, memory_format=torch.contiguous_format),
             input.new_empty(loss_shape), input.new_empty((n,)))
 
 
-def _fwd_setup_context(ctx, inputs, output):
+def _fwd_setup_context(ctx, inputs, output, inplace_backward=False):
     input, target, weight, reduction, ignore_index, label_smoothing, scale = inputs
     _loss, log_prob, _zloss, lse = output
     ctx.save_for_backward(log_prob, target, weight, lse)
     ctx.params = (reduction, int(ignore_index), float(label_smoothing), float(scale))
+    ctx.inplace_backward = inplace_backward
+    ctx.log_prob_consumed = False
     ctx.set_materialize_grads(False)
 
 
+def _claim_saved_log_prob(ctx):
+    """inplace_backward: the gradient is written over the saved log_prob, which only one
+    backward, not itself differentiated, can do."""
+    if torch.is_grad_enabled():
+        raise RuntimeError("inplace_backward: the gradient overwrites the saved log-probabilities, so it "
+                           "cannot be differentiated again (create_graph=True); use inplace_backward=False")
+    if ctx.log_prob_consumed:
+        raise RuntimeError("inplace_backward: a backward through this graph already overwrote the saved "
+                           "log-probabilities with the gradient; another one (retain_graph=True) needs "
+                           "inplace_backward=False")
+    ctx.log_prob_consumed = True
+
+
 def _fwd_backward(ctx, g_loss, g_log_prob, g_zloss, g_lse):
+    if ctx.inplace_backward:
+        _claim_saved_log_prob(ctx)
     log_prob, target, weight, lse = ctx.saved_tensors
     reduction, ignore_index, label_smoothing, scale = ctx.params
-    grad = None
-    if g_loss is not None or (g_zloss is not None and scale != 0.0):
-        if g_loss is None:
-            shape = (log_prob.shape[0],) if reduction == "none" else ()
-            g_loss = log_prob.new_zeros(shape)
-        use_z = scale != 0.0
-        grad = torch.ops.ascend_xent.cross_entropy_loss_grad(
-            g_loss.to(log_prob.dtype), log_prob, target, weight,
-            g_zloss.to(log_prob.dtype) if (use_z and g_zloss is not None) else None,
-            lse if use_z else None, reduction, ignore_index, label_smoothing, scale)
     # Gradients through the auxiliary outputs (rarely used): d log_softmax and d lse.
+    extra = None
     if g_log_prob is not None or g_lse is not None:
         p = log_prob.float().exp()
         extra = torch.zeros_like(p)
@@ -181,11 +197,86 @@ def _fwd_backward(ctx, g_loss, g_log_prob, g_zloss, g_lse):
             extra = extra + gl - p * gl.sum(dim=-1, keepdim=True)
         if g_lse is not None:
             extra = extra + p * g_lse.float().unsqueeze(-1)
+    grad = None
+    if g_loss is not None or (g_zloss is not None and scale != 0.0):
+        if g_loss is None:
+            shape = (log_prob.shape[0],) if reduction == "none" else ()
+            g_loss = log_prob.new_zeros(shape)
+        use_z = scale != 0.0
+        args = (g_loss.to(log_prob.dtype), log_prob, target, weight,
+                g_zloss.to(log_prob.dtype) if (use_z and g_zloss is not None) else None,
+                lse if use_z else None, reduction, ignore_index, label_smoothing, scale)
+        if ctx.inplace_backward:
+            grad = log_prob.detach()
+            torch.ops.ascend_xent.cross_entropy_loss_grad_(args[0], grad, *args[2:])
+        elif torch._C._are_functorch_transforms_active():
+            grad = _KernelGrad.apply(*args)
+        else:
+            grad = torch.ops.ascend_xent.cross_entropy_loss_grad(*args)
+    if extra is not None:
         grad = extra.to(log_prob.dtype) if grad is None else (grad.float() + extra).to(log_prob.dtype)
     return grad, None, None, None, None, None, None
 
 
 _fwd_op.register_autograd(_fwd_backward, setup_context=_fwd_setup_context)
+for _op in (_grad_op, _fwd_op):
+    torch.library.register_vmap(_op, loop_rule(_op))
+
+
+class _CrossEntropyLoss(torch.autograd.Function):
+    """The forward op with the same backward, as an autograd.Function of the form that
+    torch.func transforms (grad, vmap, jacrev) take: setup_context, and a vmap rule
+    generated from the ops' own (``_torch_vmap``)."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(input, target, weight, reduction, ignore_index, label_smoothing, scale, inplace_backward):
+        return torch.ops.ascend_xent.cross_entropy_loss(input, target, weight, reduction, ignore_index,
+                                                        label_smoothing, scale)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _fwd_setup_context(ctx, inputs[:-1], output, inputs[-1])
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return _fwd_backward(ctx, *grads) + (None,)
+
+
+class _KernelGrad(torch.autograd.Function):
+    """The kernel call of the backward as an autograd.Function that torch.func takes (the op's
+    own autograd kernel is refused under its transforms); vmap reaches the op's loop rule."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(*args):
+        return torch.ops.ascend_xent.cross_entropy_loss_grad(*args)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("cross_entropy: the gradient of its gradient (a second derivative) is not "
+                           "implemented")
+
+
+def _float32_under_autocast(x):
+    # F.cross_entropy is on autocast's float32 list: under autocast it runs in float32.
+    return x.float() if isinstance(x, Tensor) and x.dtype in (torch.float16, torch.bfloat16) else x
+
+
+def _loss_outputs(input, target, weight, reduction, ignore_index, label_smoothing, scale,
+                  inplace_backward=False):
+    _torch_checks.check_weight_not_differentiable(weight)
+    if isinstance(input, Tensor) and torch.is_autocast_enabled(input.device.type):
+        input, weight = _float32_under_autocast(input), _float32_under_autocast(weight)
+    _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing, scale)
+    return _CrossEntropyLoss.apply(input, target, weight, reduction, int(ignore_index),
+                                   float(label_smoothing), float(scale), inplace_backward)
 
 
 def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_index=-100,
@@ -194,29 +285,48 @@ def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_inde
 
     Differentiable in ``input``; the backward runs ``cross_entropy_loss_grad``.
     """
-    _check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
-                   lse_square_scale_for_zloss)
-    return torch.ops.ascend_xent.cross_entropy_loss(
-        input, target, weight, reduction, int(ignore_index), float(label_smoothing),
-        float(lse_square_scale_for_zloss))
+    return _loss_outputs(input, target, weight, reduction, ignore_index, label_smoothing,
+                         lse_square_scale_for_zloss)
 
 
 def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-100,
-                  label_smoothing=0.0, lse_square_scale_for_zloss=0.0, return_zloss=False):
+                  label_smoothing=0.0, lse_square_scale_for_zloss=0.0, return_zloss=False,
+                  inplace_backward=False):
     """Differentiable cross-entropy whose backward is the ascend_xent kernel.
 
-    ``input``: (N, C) logits (float32/float16/bfloat16); ``target``: (N,) int32/int64;
-    ``weight``: optional (C,) of ``input``'s dtype. The value equals
-    ``F.cross_entropy(input, target, weight, ignore_index=..., reduction=...,
-    label_smoothing=...)`` plus, when ``lse_square_scale_for_zloss`` != 0, the z-loss
-    ``scale * logsumexp(input_i)**2`` over non-ignored rows (reduced like the loss,
-    but under "mean" divided by the number of non-ignored rows, never weighted).
-    With ``return_zloss=True`` returns ``(loss, zloss)``; the z-loss is then also
-    differentiable on its own (its gradient reaches the kernel as ``grad_zloss``).
+    ``input``: (N, C) or (N, C, d1, ...) logits (float32/float16/bfloat16); ``target``:
+    (N,) or (N, d1, ...) int32/int64; ``weight``: optional (C,) of ``input``'s dtype, not
+    differentiable. The value equals ``F.cross_entropy(input, target, weight,
+    ignore_index=..., reduction=..., label_smoothing=...)`` plus, when
+    ``lse_square_scale_for_zloss`` != 0, the z-loss ``scale * logsumexp(input_i)**2`` over
+    non-ignored rows (reduced like the loss, but under "mean" divided by the number of
+    non-ignored rows, never weighted). With ``return_zloss=True`` returns ``(loss, zloss)``;
+    the z-loss is then also differentiable on its own (its gradient reaches the kernel as
+    ``grad_zloss``). Under autocast it runs in float32, as F.cross_entropy does.
+
+    K-dimensional logits are made (N * d1 * ..., C) rows: one copy of the logits
+    (movedim + contiguous), and one of the gradient back to their layout.
+
+    ``inplace_backward=True``: the backward writes the gradient over the saved
+    log-probabilities instead of allocating it (one N x C buffer less at the backward's
+    peak). The saved values are then consumed: one backward per forward, not
+    differentiable again (both refused with a RuntimeError), not under torch.func transforms.
     """
-    loss, _log_prob, zloss, _lse = cross_entropy_loss(
-        input, target, weight, reduction, ignore_index, label_smoothing,
-        lse_square_scale_for_zloss)
-    if return_zloss:
-        return loss, zloss
-    return loss
+    if not isinstance(inplace_backward, bool):
+        raise TypeError(f"inplace_backward: expected a bool, got {type(inplace_backward).__name__}")
+    if inplace_backward and not torch.compiler.is_compiling() and torch._C._are_functorch_transforms_active():
+        raise RuntimeError("inplace_backward: not supported under torch.func transforms (grad, vmap, "
+                           "jacrev, ...), which may run the backward more than once; use "
+                           "inplace_backward=False")
+    rows_shape = None
+    if isinstance(input, Tensor) and input.dim() > 2:
+        _torch_checks.check_k_dims(input, target)
+        rows_shape = target.shape
+        input = input.movedim(1, -1).reshape(-1, input.shape[1])
+        target = target.reshape(-1)
+    loss, _log_prob, zloss, _lse = _loss_outputs(input, target, weight, reduction, ignore_index,
+                                                 label_smoothing, lse_square_scale_for_zloss,
+                                                 inplace_backward)
+    if rows_shape is not None and reduction == "none":
+        loss, zloss = loss.reshape(rows_shape), zloss.reshape(rows_shape)
+    return (loss, zloss) if return_zloss else loss

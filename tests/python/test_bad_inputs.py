@@ -270,7 +270,8 @@ def test_torch_devices_and_kinds(torch):
     with pytest.raises(ValueError, match="^log_prob: expected a C-contiguous"):
         ax.cross_entropy_loss_grad(1.0, lp.expand(2, N, C)[0].t().contiguous().t(), t)
     with pytest.raises(ValueError, match="^out: must not overlap log_prob"):
-        ax.cross_entropy_loss_grad(1.0, lp, t, out=lp.view(N, C))
+        big = torch.cat([lp.flatten(), lp[0]])  # one row longer: out one element past log_prob
+        ax.cross_entropy_loss_grad(1.0, big[:N * C].view(N, C), t, out=big[1:N * C + 1].view(N, C))
     with pytest.raises(TypeError, match="^out: expected a torch.Tensor"):
         ax.cross_entropy_loss_grad(1.0, lp, t, out=np.empty((N, C), np.float32))
     # Non-contiguous small vectors: copied (documented), same result.
