@@ -127,12 +127,13 @@ void release_pool(const char* api, Block& b) {
 }
 }  // namespace
 
-int32_t tpipe_create(const char* api) {
+int32_t tpipe_create(const char* api, void* self) {
     Block& b = cur(api);
     if (b.livePipe >= 0)
         fail(api, "more than one TPipe",
              "a second TPipe while another is live: both would hand out the same UB (Destroy the first)");
     b.livePipe = ++b.pipeSerial;
+    b.livePipeObj = self;
     ++b.pipeGen;
     b.init.clear();
     b.ubNext = 0;
@@ -152,6 +153,7 @@ void tpipe_destroy(const char* api, int32_t pipeId) {
     if (pipeId == b.livePipe) {
         release_pool(api, b);
         b.livePipe = -1;
+        b.livePipeObj = nullptr;
     }  // a second Destroy finds nothing to wait for, as on the NPU
     b.hz.barrier_all();  // Destroy ends with pipe_barrier(PIPE_ALL)
 }
@@ -163,7 +165,13 @@ void tpipe_end(int32_t pipeId) noexcept {
         tpipe_destroy("TPipe::~TPipe", pipeId);
     } catch (...) {
         b->livePipe = -1;  // unwinding from an earlier violation: that one is reported
+        b->livePipeObj = nullptr;
     }
+}
+
+void* live_tpipe() {
+    Block* b = tls_block;
+    return b ? b->livePipeObj : nullptr;
 }
 
 int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,

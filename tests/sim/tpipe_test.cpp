@@ -99,3 +99,15 @@ XTEST(a_new_tpipe_after_destroy) {
                        }),
                        "TPipe::TPipe (block 0)", "a second TPipe while another is live");
 }
+
+XTEST(get_tpipe_ptr_is_the_live_tpipe) {
+    one([] {
+        XCHECK(GetTPipePtr() == nullptr);
+        TPipe pipe;
+        XCHECK(GetTPipePtr() == &pipe);
+        const TEventID id = GetTPipePtr()->AllocEventID<HardEvent::V_S>();
+        GetTPipePtr()->ReleaseEventID<HardEvent::V_S>(id);
+        pipe.Destroy();
+        XCHECK(GetTPipePtr() == nullptr);
+    });
+}

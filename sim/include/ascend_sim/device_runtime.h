@@ -121,7 +121,8 @@ struct Slot {
     uint32_t len;
     int32_t bufId;
 };
-int32_t tpipe_create(const char* api);
+int32_t tpipe_create(const char* api, void* self);
+void* live_tpipe();  // the block's live TPipe object, nullptr if none
 void tpipe_reset(const char* api, int32_t pipeId);
 void tpipe_destroy(const char* api, int32_t pipeId);
 void tpipe_end(int32_t pipeId) noexcept;  // ~TPipe: Destroy unless destroyed already

@@ -157,7 +157,7 @@ private:
 // One live TPipe per kernel at a time: two would hand out the same UB.
 class TPipe {
 public:
-    TPipe() : id_(ascend_sim::detail::tpipe_create("TPipe::TPipe")) {}
+    TPipe() : id_(ascend_sim::detail::tpipe_create("TPipe::TPipe", this)) {}
     ~TPipe() { ascend_sim::detail::tpipe_end(id_); }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
@@ -198,5 +198,9 @@ public:
 private:
     int32_t id_;
 };
+
+// The block's live TPipe (kernel_tpipe_impl.h keeps it in a global the constructor
+// sets); nullptr before the first TPipe and after Destroy.
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascend_sim::detail::live_tpipe()); }
 
 }  // namespace AscendC

@@ -335,6 +335,7 @@ struct Block {
 
     // TPipe
     int32_t livePipe = -1;
+    void* livePipeObj = nullptr;  // the live TPipe (GetTPipePtr)
     int32_t pipeSerial = 0;
     int32_t pipeGen = 0;  // bumps on Reset: old queue/buffer ids die
     uint64_t ubNext = 0;
