@@ -9,6 +9,10 @@
 #include "ascend_sim/kernel_tpipe.h"
 #include "ascend_sim/kernel_data_copy.h"
 #include "ascend_sim/kernel_vec_ops.h"
+#include "ascend_sim/kernel_vec_mask.h"
+#include "ascend_sim/kernel_vec_unary.h"
+#include "ascend_sim/kernel_vec_binary.h"
+#include "ascend_sim/kernel_vec_scalar.h"
 #include "ascend_sim/kernel_sync.h"
 
 #ifndef ASCENDC_CPU_DEBUG

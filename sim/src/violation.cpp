@@ -51,7 +51,9 @@ std::string hex(uint64_t v) {
 const char* vec_op_name(VecOp op) {
     static const char* n[] = {"Exp",  "Ln",   "Add",       "Sub",       "Mul",       "Div",     "Max",
                               "Min",  "Adds", "Muls",      "Axpy",      "Duplicate", "Cast",    "ReduceSum",
-                              "ReduceMax", "Compare", "CompareScalar", "Select", "Gather"};
+                              "ReduceMax", "Compare", "CompareScalar", "Select", "Gather",
+                              "Abs",  "Relu", "Sqrt", "Rsqrt", "Reciprocal", "Not", "And", "Or", "Maxs", "Mins",
+                              "ShiftLeft", "ShiftRight", "LeakyRelu", "Copy"};
     static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
     return n[size_t(op)];
 }

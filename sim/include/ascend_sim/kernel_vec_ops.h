@@ -122,19 +122,6 @@ void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
     sim_vec::binary<T>("Min", sim_vec::d::VecOp::Min, dst, src0, src1, count, &sim_vec::num::min<T>);
 }
 
-// ---- tensor-scalar (the scalar is `const T&`: Muls(f32, f32, 2.0, n) does not compile, pass 2.0f) ----
-
-template <class T, bool isSetMask = true>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
-    static_assert(sim_vec::arith_v<T>, "Adds: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
-    sim_vec::scalar_op<T>("Adds", sim_vec::d::VecOp::Adds, dst, src, scalarValue, count, &sim_vec::num::adds<T>);
-}
-template <class T, bool isSetMask = true>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
-    static_assert(sim_vec::arith_v<T>, "Muls: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
-    sim_vec::scalar_op<T>("Muls", sim_vec::d::VecOp::Muls, dst, src, scalarValue, count, &sim_vec::num::muls<T>);
-}
-
 // dst[i] = src[i] * scalar + dst[i]
 template <class T, class U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, const int32_t& count) {

@@ -10,3 +10,4 @@
 #include "vec_math.h"
 #include "reduce.h"
 #include "compare.h"
+#include "elementwise.h"

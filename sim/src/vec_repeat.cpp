@@ -1,0 +1,185 @@
+// The high-dimension vector forms: the mask register (SetVectorMask,
+// SetMaskCount/SetMaskNorm) and the per-call work of a repeated instruction
+// (which elements the mask selects, the bytes each operand's strides put them
+// at, and the bounds, overlap, initcheck and hazard checks on exactly those
+// bytes). O(active runs) per call: at most 8 blocks x repeats per operand.
+#include <algorithm>
+#include <vector>
+
+#include "ascend_sim/runtime_state.h"
+#include "ub_operand.h"
+
+namespace ascend_sim::detail {
+
+void vec_set_mask(const char* api, uint64_t hi, uint64_t lo) {
+    Block& b = cur(api);
+    b.vecMask.hi = hi;
+    b.vecMask.lo = lo;
+}
+
+void vec_set_mask_mode(const char* api, bool counter) { cur(api).vecMask.counter = counter; }
+
+VecMaskReg vec_mask(const char* api) { return cur(api).vecMask; }
+
+namespace {
+
+using Interval = std::pair<uint64_t, uint64_t>;  // [lo, hi) bytes from the tensor's start
+
+struct Scratch {
+    std::vector<RepRun> runs, pattern;
+    std::vector<Interval> iv[4];
+};
+thread_local Scratch tls;
+
+// Runs of set bits of one repeat's mask, cut at every `split` elements (a block boundary of the widest operand).
+void mask_pattern(const VecMaskReg& m, uint32_t perRepeat, uint32_t split, std::vector<RepRun>& out) {
+    out.clear();
+    auto bit = [&](uint32_t j) { return ((j < 64 ? m.lo >> j : m.hi >> (j - 64)) & 1u) != 0; };
+    for (uint32_t j = 0; j < perRepeat;) {
+        if (!bit(j)) {
+            ++j;
+            continue;
+        }
+        const uint32_t first = j, end = (j / split + 1) * split;
+        while (j < end && j < perRepeat && bit(j)) ++j;
+        out.push_back({0, first, j - first});
+    }
+}
+
+void full_pattern(uint32_t len, uint32_t split, std::vector<RepRun>& out) {
+    out.clear();
+    for (uint32_t j = 0; j < len; j += split) out.push_back({0, j, std::min(split, len - j)});
+}
+
+// The operand's bytes in run order (adjacent runs coalesced), checked against the tensor's size.
+void footprint(const char* api, const RepArg& a, const std::vector<RepRun>& runs, std::vector<Interval>& out) {
+    out.clear();
+    for (const RepRun& u : runs) {
+        const uint64_t lo = rep_offset(a, u.repeat, u.first), hi = lo + uint64_t(u.len) * a.elemSize;
+        if (hi > a.t.dataLen)
+            fail(api, "repeat beyond tensor size",
+                 "repeat %u, elements [%u, %u) of %s are at bytes [%llu, %llu) (blkStride %u, repStride %u) but the "
+                 "tensor holds %u B",
+                 u.repeat, u.first, u.first + u.len, a.role, (unsigned long long)lo, (unsigned long long)hi,
+                 a.blkStride, a.repStride, a.t.dataLen);
+        if (!out.empty() && out.back().second == lo) out.back().second = hi;
+        else out.push_back({lo, hi});
+    }
+}
+
+// Sorted, disjoint, coalesced.
+void normalise(std::vector<Interval>& v) {
+    if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
+    size_t k = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (k && v[i].first <= v[k - 1].second) v[k - 1].second = std::max(v[k - 1].second, v[i].second);
+        else v[k++] = v[i];
+    }
+    v.resize(k);
+}
+
+bool intersect(const std::vector<Interval>& a, uint64_t aBase, const std::vector<Interval>& b, uint64_t bBase) {
+    for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        const uint64_t al = aBase + a[i].first, ah = aBase + a[i].second;
+        const uint64_t bl = bBase + b[j].first, bh = bBase + b[j].second;
+        if (al < bh && bl < ah) return true;
+        ah <= bh ? ++i : ++j;
+    }
+    return false;
+}
+
+// 通用地址重叠约束: within a repeat dst and src overlap 100% or not at all, and
+// no repeat reads what an earlier one wrote. Same start, element size and
+// strides is the 100% case when one repeat's bytes do not reach the next's.
+bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff, uint32_t perRepeat,
+                   uint32_t repeats) {
+    if (wOff != rOff || w.elemSize != r.elemSize || w.blkStride != r.blkStride || w.repStride != r.repStride)
+        return false;
+    if (repeats <= 1) return true;
+    const uint64_t span = rep_offset(w, 0, perRepeat - 1) + w.elemSize;
+    return uint64_t(w.repStride) * 32 >= span;
+}
+
+}  // namespace
+
+const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, const RepShape& shape, size_t* nRuns) {
+    const uint32_t perRepeat = shape.perRepeat;
+    Block& b = cur(api);
+    Scratch& s = tls;
+    *nRuns = 0;
+    uint64_t off[4];
+    uint32_t widest = 1;
+    for (int i = 0; i < n; ++i) {
+        off[i] = check_ub_operand(api, b, args[i].t, args[i].role);
+        widest = std::max(widest, args[i].elemSize);
+    }
+    const uint32_t split = 32 / widest;
+    const VecMaskReg m = b.vecMask;
+    uint32_t repeats = shape.repeatTimes, tail = 0;
+    if (m.counter && shape.countPerRepeat) {
+        // Copy.md: ceil(count * sizeof(T) / 32) whole blocks per repeat
+        const uint64_t blocks = m.lo / split + (m.lo % split != 0);
+        full_pattern(uint32_t(std::min<uint64_t>(blocks * split, perRepeat)), split, s.pattern);
+    } else if (m.counter) {  // the count decides the repeats; repeatTimes is ignored
+        const uint64_t maxRepeats = (b.ubTotal + 31) / 32 * 8;
+        if (m.lo / perRepeat >= maxRepeats)
+            fail(api, "counter-mode count too large",
+                 "the mask register counts %llu elements (Counter mode), more than UB holds",
+                 (unsigned long long)m.lo);
+        repeats = uint32_t(m.lo / perRepeat);
+        tail = uint32_t(m.lo % perRepeat);
+        full_pattern(perRepeat, split, s.pattern);
+    } else {
+        mask_pattern(m, perRepeat, split, s.pattern);
+    }
+    s.runs.clear();
+    for (uint32_t r = 0; r < repeats; ++r)
+        for (RepRun u : s.pattern) s.runs.push_back({r, u.first, u.len});
+    if (tail) {
+        full_pattern(tail, split, s.pattern);
+        for (RepRun u : s.pattern) s.runs.push_back({repeats, u.first, u.len});
+        ++repeats;
+    }
+    if (s.runs.empty()) return nullptr;  // repeatTimes 0 or an empty mask: nothing is computed
+    for (int i = 0; i < n; ++i) {
+        footprint(api, args[i], s.runs, s.iv[i]);
+        normalise(s.iv[i]);
+    }
+    for (int w = 0; w < n; ++w) {
+        if (!args[w].write) continue;
+        for (int r = 0; r < n; ++r) {
+            if (args[r].write || !intersect(s.iv[w], off[w], s.iv[r], off[r])) continue;
+            if (same_elements(args[w], off[w], args[r], off[r], perRepeat, repeats)) continue;
+            if (args[r].trailsDst && off[w] == off[r] && args[w].blkStride == args[r].blkStride &&
+                (args[w].repStride == 0 || args[r].repStride == 0))
+                continue;
+            fail(api, "partial overlap",
+                 "%s (UB %s, blkStride %u, repStride %u) and %s (UB %s, blkStride %u, repStride %u) overlap other "
+                 "than element for element within each repeat",
+                 args[w].role, hex(off[w]).c_str(), args[w].blkStride, args[w].repStride, args[r].role,
+                 hex(off[r]).c_str(), args[r].blkStride, args[r].repStride);
+        }
+    }
+    b.used = true;
+    ++b.ctr.vectorInstructions;
+    b.ctr.vectorRepeats += repeats;
+    b.repeatsByOp[size_t(op)] += repeats;
+    if (b.initcheck)
+        for (int i = 0; i < n; ++i)
+            if (!args[i].write)
+                for (const Interval& v : s.iv[i]) init_read(api, b, args[i].role, off[i] + v.first, off[i] + v.second);
+    const Instr in = b.hz.issue(P_V, api);
+    for (int i = 0; i < n; ++i)
+        if (!args[i].write)
+            for (const Interval& v : s.iv[i]) b.hz.access(api, in, Space::UB, off[i] + v.first, off[i] + v.second, false);
+    for (int i = 0; i < n; ++i)
+        if (args[i].write)
+            for (const Interval& v : s.iv[i]) {
+                b.hz.access(api, in, Space::UB, off[i] + v.first, off[i] + v.second, true);
+                if (b.initcheck) b.init.mark(off[i] + v.first, off[i] + v.second);
+            }
+    *nRuns = s.runs.size();
+    return s.runs.data();
+}
+
+}  // namespace ascend_sim::detail
