@@ -91,12 +91,13 @@ bool intersect(const std::vector<Interval>& a, uint64_t aBase, const std::vector
 // 通用地址重叠约束: within a repeat dst and src overlap 100% or not at all, and
 // no repeat reads what an earlier one wrote. Same start, element size and
 // strides is the 100% case when one repeat's bytes do not reach the next's.
-bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff, uint32_t perRepeat,
+// `lastActive` is the highest element index any repeat computes.
+bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff, uint32_t lastActive,
                    uint32_t repeats) {
     if (wOff != rOff || w.elemSize != r.elemSize || w.blkStride != r.blkStride || w.repStride != r.repStride)
         return false;
     if (repeats <= 1) return true;
-    const uint64_t span = rep_offset(w, 0, perRepeat - 1) + w.elemSize;
+    const uint64_t span = rep_offset(w, 0, lastActive) + w.elemSize;
     return uint64_t(w.repStride) * 32 >= span;
 }
 
@@ -141,6 +142,8 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         ++repeats;
     }
     if (s.runs.empty()) return nullptr;  // repeatTimes 0 or an empty mask: nothing is computed
+    uint32_t lastActive = 0;
+    for (const RepRun& u : s.runs) lastActive = std::max(lastActive, u.first + u.len - 1);
     for (int i = 0; i < n; ++i) {
         footprint(api, args[i], s.runs, s.iv[i]);
         normalise(s.iv[i]);
@@ -149,7 +152,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         if (!args[w].write) continue;
         for (int r = 0; r < n; ++r) {
             if (args[r].write || !intersect(s.iv[w], off[w], s.iv[r], off[r])) continue;
-            if (same_elements(args[w], off[w], args[r], off[r], perRepeat, repeats)) continue;
+            if (same_elements(args[w], off[w], args[r], off[r], lastActive, repeats)) continue;
             if (args[r].trailsDst && off[w] == off[r] && args[w].blkStride == args[r].blkStride &&
                 (args[w].repStride == 0 || args[r].repStride == 0))
                 continue;
