@@ -34,7 +34,7 @@ void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
 }
 }  // namespace
 
-uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role) {
+uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {
     if (!ub_position(t.pos))
         fail(api, "operand not in UB",
              "%s is at %s, not a UB position (VECIN, VECOUT or VECCALC); was the LocalTensor initialised?", role,
@@ -43,8 +43,8 @@ uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char*
     if (p < b.ub || p + t.dataLen > b.ub + b.ubTotal)
         fail(api, "operand outside this block's UB", "%s does not lie in this block's UB", role);
     const uint64_t off = uint64_t(p - b.ub);
-    if (off % 32 != 0)
-        fail(api, "UB address not 32-byte aligned", "%s starts at UB %s, not 32-byte aligned", role, hex(off).c_str());
+    if (off % align != 0)
+        fail(api, "UB address not aligned", "%s starts at UB %s, not %u-byte aligned", role, hex(off).c_str(), align);
     return off;
 }
 

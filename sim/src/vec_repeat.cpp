@@ -54,8 +54,15 @@ void full_pattern(uint32_t len, uint32_t split, std::vector<RepRun>& out) {
 // The operand's bytes in run order (adjacent runs coalesced), checked against the tensor's size.
 void footprint(const char* api, const RepArg& a, const std::vector<RepRun>& runs, std::vector<Interval>& out) {
     out.clear();
-    for (const RepRun& u : runs) {
-        const uint64_t lo = rep_offset(a, u.repeat, u.first), hi = lo + uint64_t(u.len) * a.elemSize;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const RepRun& u = runs[i];
+        if (a.outBytes && i && runs[i - 1].repeat == u.repeat) continue;  // one output per repeat
+        const uint64_t lo = a.outBytes ? uint64_t(u.repeat) * a.repStride * a.outUnit : rep_offset(a, u.repeat, u.first);
+        const uint64_t hi = lo + (a.outBytes ? a.outBytes : uint64_t(u.len) * a.elemSize);
+        if (a.outBytes && hi > a.t.dataLen)
+            fail(api, "repeat beyond tensor size",
+                 "repeat %u of %s writes bytes [%llu, %llu) (repStride %u x %u B) but the tensor holds %u B", u.repeat,
+                 a.role, (unsigned long long)lo, (unsigned long long)hi, a.repStride, a.outUnit, a.t.dataLen);
         if (hi > a.t.dataLen)
             fail(api, "repeat beyond tensor size",
                  "repeat %u, elements [%u, %u) of %s are at bytes [%llu, %llu) (blkStride %u, repStride %u) but the "
@@ -101,6 +108,29 @@ bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOf
     return uint64_t(w.repStride) * 32 >= span;
 }
 
+// A reduction reads a whole repeat before it writes the repeat's result, so
+// its dst may lie in the source bytes of its own or earlier repeats, never in
+// those of a later one (the hull of the later repeats' source bytes is checked).
+bool output_reads_ahead(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff,
+                        const std::vector<RepRun>& runs) {
+    uint64_t lo = UINT64_MAX, hi = 0;  // hull of the source bytes of the repeats after the current one
+    for (size_t i = runs.size(); i-- > 0;) {
+        const RepRun& u = runs[i];
+        if (i + 1 == runs.size() || runs[i + 1].repeat != u.repeat) {  // last run of repeat u.repeat
+            const uint64_t dl = wOff + uint64_t(u.repeat) * w.repStride * w.outUnit, dh = dl + w.outBytes;
+            if (dl < hi && lo < dh) return true;
+        }
+        if (i == 0 || runs[i - 1].repeat != u.repeat) {  // first run: repeat u.repeat joins the hull
+            for (size_t k = i; k < runs.size() && runs[k].repeat == u.repeat; ++k) {
+                const uint64_t l = rOff + rep_offset(r, runs[k].repeat, runs[k].first);
+                lo = std::min(lo, l);
+                hi = std::max(hi, l + uint64_t(runs[k].len) * r.elemSize);
+            }
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, const RepShape& shape, size_t* nRuns) {
@@ -111,7 +141,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     uint64_t off[4];
     uint32_t widest = 1;
     for (int i = 0; i < n; ++i) {
-        off[i] = check_ub_operand(api, b, args[i].t, args[i].role);
+        off[i] = check_ub_operand(api, b, args[i].t, args[i].role, args[i].align);
         widest = std::max(widest, args[i].elemSize);
     }
     const uint32_t split = 32 / widest;
@@ -152,13 +182,15 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         if (!args[w].write) continue;
         for (int r = 0; r < n; ++r) {
             if (args[r].write || !intersect(s.iv[w], off[w], s.iv[r], off[r])) continue;
-            if (same_elements(args[w], off[w], args[r], off[r], lastActive, repeats)) continue;
+            if (args[w].outBytes ? !output_reads_ahead(args[w], off[w], args[r], off[r], s.runs)
+                                 : same_elements(args[w], off[w], args[r], off[r], lastActive, repeats))
+                continue;
             if (args[r].trailsDst && off[w] == off[r] && args[w].blkStride == args[r].blkStride &&
                 (args[w].repStride == 0 || args[r].repStride == 0))
                 continue;
             fail(api, "partial overlap",
                  "%s (UB %s, blkStride %u, repStride %u) and %s (UB %s, blkStride %u, repStride %u) overlap other "
-                 "than element for element within each repeat",
+                 "than element for element within a repeat, or a repeat would read what an earlier one wrote",
                  args[w].role, hex(off[w]).c_str(), args[w].blkStride, args[w].repStride, args[r].role,
                  hex(off[r]).c_str(), args[r].blkStride, args[r].repStride);
         }

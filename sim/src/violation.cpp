@@ -53,7 +53,9 @@ const char* vec_op_name(VecOp op) {
                               "Min",  "Adds", "Muls",      "Axpy",      "Duplicate", "Cast",    "ReduceSum",
                               "ReduceMax", "Compare", "CompareScalar", "Select", "Gather",
                               "Abs",  "Relu", "Sqrt", "Rsqrt", "Reciprocal", "Not", "And", "Or", "Maxs", "Mins",
-                              "ShiftLeft", "ShiftRight", "LeakyRelu", "Copy"};
+                              "LeakyRelu", "Copy",
+                              "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum", "BlockReduceMax",
+                              "BlockReduceMin", "PairReduceSum", "ReduceRepeat", "ReduceDataBlock", "ReducePairElem"};
     static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
     return n[size_t(op)];
 }

@@ -426,7 +426,7 @@ XTEST(overlap_other_than_in_place_is_refused) {
                            Exp(a[8], a, 64, 2, {1, 1, 8, 8});  // dst one block after src
                        }),
                        "Exp (block 0): dst (UB 0x0020, blkStride 1, repStride 8) and src (UB 0x0000",
-                       "overlap other than element for element");
+                       "overlap other than element for element within a repeat");
     // In place with contiguous repeats is the 100% case.
     one([] {
         sim_test::Calc c(4096);

@@ -15,7 +15,9 @@ enum Pipe : uint8_t { P_S = 0, P_V = 1, P_MTE2 = 2, P_MTE3 = 3, P_COUNT = 4 };
 enum class VecOp : uint8_t {
     Exp, Ln, Add, Sub, Mul, Div, Max, Min, Adds, Muls, Axpy, Duplicate, Cast,
     ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather,
-    Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, ShiftLeft, ShiftRight, LeakyRelu, Copy,
+    Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
+    WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
+    ReduceRepeat, ReduceDataBlock, ReducePairElem,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -89,9 +91,12 @@ struct RepArg {
     // Add/Sub/Mul src1 (half, int32, float): may be the dst of earlier repeats
     // when dstRepStride or src1RepStride is 0 (accumulating rows).
     bool trailsDst = false;
+    // A reduction's dst: each repeat writes outBytes at repStride x outUnit bytes
+    // (blkStride unused); its start needs only `align` bytes of alignment.
+    uint32_t outBytes = 0, outUnit = 0, align = 32;
 };
 // Elements [first, first + len) of repeat `repeat`: active under the mask and
-// inside one 32 B block of every operand.
+// inside one 32 B block of every operand; runs come in repeat order.
 struct RepRun {
     uint32_t repeat, first, len;
 };

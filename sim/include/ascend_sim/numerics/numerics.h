@@ -11,3 +11,4 @@
 #include "reduce.h"
 #include "compare.h"
 #include "elementwise.h"
+#include "reduce_repeat.h"
