@@ -56,13 +56,13 @@ void footprint(const char* api, const RepArg& a, const std::vector<RepRun>& runs
     out.clear();
     for (size_t i = 0; i < runs.size(); ++i) {
         const RepRun& u = runs[i];
-        if (a.outBytes && i && runs[i - 1].repeat == u.repeat) continue;  // one output per repeat
-        const uint64_t lo = a.outBytes ? uint64_t(u.repeat) * a.repStride * a.outUnit : rep_offset(a, u.repeat, u.first);
-        const uint64_t hi = lo + (a.outBytes ? a.outBytes : uint64_t(u.len) * a.elemSize);
-        if (a.outBytes && hi > a.t.dataLen)
+        if (a.repBytes && i && runs[i - 1].repeat == u.repeat) continue;  // one chunk per repeat
+        const uint64_t lo = a.repBytes ? uint64_t(u.repeat) * a.repStride * a.repUnit : rep_offset(a, u.repeat, u.first);
+        const uint64_t hi = lo + (a.repBytes ? a.repBytes : uint64_t(u.len) * a.elemSize);
+        if (a.repBytes && hi > a.t.dataLen)
             fail(api, "repeat beyond tensor size",
-                 "repeat %u of %s writes bytes [%llu, %llu) (repStride %u x %u B) but the tensor holds %u B", u.repeat,
-                 a.role, (unsigned long long)lo, (unsigned long long)hi, a.repStride, a.outUnit, a.t.dataLen);
+                 "repeat %u of %s touches bytes [%llu, %llu) (repStride %u x %u B) but the tensor holds %u B", u.repeat,
+                 a.role, (unsigned long long)lo, (unsigned long long)hi, a.repStride, a.repUnit, a.t.dataLen);
         if (hi > a.t.dataLen)
             fail(api, "repeat beyond tensor size",
                  "repeat %u, elements [%u, %u) of %s are at bytes [%llu, %llu) (blkStride %u, repStride %u) but the "
@@ -117,7 +117,7 @@ bool output_reads_ahead(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_
     for (size_t i = runs.size(); i-- > 0;) {
         const RepRun& u = runs[i];
         if (i + 1 == runs.size() || runs[i + 1].repeat != u.repeat) {  // last run of repeat u.repeat
-            const uint64_t dl = wOff + uint64_t(u.repeat) * w.repStride * w.outUnit, dh = dl + w.outBytes;
+            const uint64_t dl = wOff + uint64_t(u.repeat) * w.repStride * w.repUnit, dh = dl + w.repBytes;
             if (dl < hi && lo < dh) return true;
         }
         if (i == 0 || runs[i - 1].repeat != u.repeat) {  // first run: repeat u.repeat joins the hull
@@ -175,6 +175,10 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     uint32_t lastActive = 0;
     for (const RepRun& u : s.runs) lastActive = std::max(lastActive, u.first + u.len - 1);
     for (int i = 0; i < n; ++i) {
+        // 高维切分.md: a dst block stride of 0 is undefined (the blocks of a repeat would collide).
+        if (args[i].write && !args[i].repBytes && args[i].blkStride == 0 && lastActive >= 32 / args[i].elemSize)
+            fail(api, "dst block stride 0", "%s has blkStride 0 over more than one block of a repeat (undefined)",
+                 args[i].role);
         footprint(api, args[i], s.runs, s.iv[i]);
         normalise(s.iv[i]);
     }
@@ -182,7 +186,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         if (!args[w].write) continue;
         for (int r = 0; r < n; ++r) {
             if (args[r].write || !intersect(s.iv[w], off[w], s.iv[r], off[r])) continue;
-            if (args[w].outBytes ? !output_reads_ahead(args[w], off[w], args[r], off[r], s.runs)
+            if (args[w].repBytes ? !output_reads_ahead(args[w], off[w], args[r], off[r], s.runs)
                                  : same_elements(args[w], off[w], args[r], off[r], lastActive, repeats))
                 continue;
             if (args[r].trailsDst && off[w] == off[r] && args[w].blkStride == args[r].blkStride &&

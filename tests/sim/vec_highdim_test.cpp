@@ -269,6 +269,63 @@ XTEST(accumulate_rows_into_dst_with_src1_repeat_stride_zero) {
     });
 }
 
+XTEST(cast_highdim_widening_and_narrowing) {
+    // half -> float: 64 elements a repeat (the wider type), src 4 blocks, dst 8 blocks a repeat.
+    one([] {
+        sim_test::Calc c(4096);
+        auto h = c.get<half>(), h2 = c.get<half>()[256];
+        auto f = c.get<float>()[256];
+        fill(h, 128, [](uint32_t i) { return float(i) / 3; });
+        fill(f, 128, [](uint32_t) { return kSentinel; });
+        fill(h2, 128, [](uint32_t) { return kSentinel; });
+        sync<HardEvent::S_V>();
+        Cast(f, h, RoundMode::CAST_NONE, 40, 2, {1, 1, 8, 4});
+        PipeBarrier<PIPE_V>();
+        uint64_t odd[2] = {0xAAAAAAAAAAAAAAAAull, 0};
+        Cast(h2, f, RoundMode::CAST_RINT, odd, 2, {1, 1, 4, 8});
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 128; ++k) {
+            const bool on = k % 64 < 40;
+            XCHECK_EQ(f.GetValue(k), on ? float(h.GetValue(k)) : kSentinel);
+            XCHECK_EQ(float(h2.GetValue(k)), k % 2 ? float(half(f.GetValue(k))) : kSentinel);
+        }
+    });
+}
+
+XTEST(brcb_fills_a_block_per_element) {
+    one([] {
+        sim_test::Calc c(4096);
+        auto src = c.get<float>(), dst = c.get<float>()[64];
+        fill(src, 16, [](uint32_t i) { return float(i) + 0.5f; });
+        fill(dst, 256, [](uint32_t) { return kSentinel; });
+        sync<HardEvent::S_V>();
+        Brcb(dst, src, 2, {2, 16});  // every other block
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 256; ++k) {
+            const uint32_t blk = k / 8;
+            XCHECK_EQ(dst.GetValue(k), blk % 2 ? kSentinel : float(blk / 2) + 0.5f);
+        }
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto src = c.get<float>(), dst = c.get<float>()[64];
+                           src.SetSize(8);
+                           fill(src, 8, [](uint32_t) { return 1.0f; });
+                           sync<HardEvent::S_V>();
+                           Brcb(dst, src, 2, {1, 8});
+                       }),
+                       "Brcb (block 0): repeat 1 of src touches bytes [32, 64) (repStride 1 x 32 B) but the tensor "
+                       "holds 32 B");
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto src = c.get<float>(), dst = c.get<float>()[64];
+                           fill(src, 8, [](uint32_t) { return 1.0f; });
+                           sync<HardEvent::S_V>();
+                           Brcb(dst, src, 1, {0, 8});
+                       }),
+                       "Brcb (block 0): dst has blkStride 0 over more than one block of a repeat (undefined)");
+}
+
 XTEST(unary_count_forms) {
     one([] {
         sim_test::Calc c(8192);

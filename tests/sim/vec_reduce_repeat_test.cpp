@@ -170,7 +170,7 @@ XTEST(reduce_checks_bounds_alignment_initcheck_hazard) {
                            sync<HardEvent::S_V>();
                            WholeReduceMax(d, s, 64, 8, 1, 1, 8);  // 8 [value, index] pairs of 8 B
                        }),
-                       "WholeReduceMax (block 0): repeat 4 of dst writes bytes [32, 40) (repStride 1 x 8 B) but the "
+                       "WholeReduceMax (block 0): repeat 4 of dst touches bytes [32, 40) (repStride 1 x 8 B) but the "
                        "tensor holds 32 B");
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);

@@ -17,7 +17,7 @@ enum class VecOp : uint8_t {
     ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather,
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
-    ReduceRepeat, ReduceDataBlock, ReducePairElem,
+    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -91,9 +91,10 @@ struct RepArg {
     // Add/Sub/Mul src1 (half, int32, float): may be the dst of earlier repeats
     // when dstRepStride or src1RepStride is 0 (accumulating rows).
     bool trailsDst = false;
-    // A reduction's dst: each repeat writes outBytes at repStride x outUnit bytes
-    // (blkStride unused); its start needs only `align` bytes of alignment.
-    uint32_t outBytes = 0, outUnit = 0, align = 32;
+    // An operand touched as one chunk per repeat (a reduction's result, Brcb's
+    // source): repeat r touches repBytes at r x repStride x repUnit bytes
+    // (blkStride unused). Its start needs `align` bytes of alignment.
+    uint32_t repBytes = 0, repUnit = 0, align = 32;
 };
 // Elements [first, first + len) of repeat `repeat`: active under the mask and
 // inside one 32 B block of every operand; runs come in repeat order.

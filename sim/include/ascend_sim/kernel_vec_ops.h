@@ -163,14 +163,21 @@ constexpr const char* dtype_name() {
 
 // The A2 table of Cast.md (dav_c220 CastIntrinsicsImpl): pairs as compile errors,
 // round modes at run time (an ASCENDC_DEBUG_ASSERT in CANN's CPU twin).
+namespace sim_vec {
+template <class T, class U>
+void check_cast(RoundMode round_mode) {
+    static_assert(num::cast_supported_v<T, U>,
+                  "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
+    if (!num::cast_mode_allowed<T, U>(round_mode))
+        d::fail("Cast", "round mode not allowed for the dtype pair",
+                "RoundMode %d is not allowed for Cast from %s to %s on A2/A3 (Cast.md, Atlas A2 table)",
+                int(round_mode), dtype_name<U>(), dtype_name<T>());
+}
+}  // namespace sim_vec
+
 template <class T, class U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
-    static_assert(sim_vec::num::cast_supported_v<T, U>,
-                  "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
-    if (!sim_vec::num::cast_mode_allowed<T, U>(round_mode))
-        sim_vec::d::fail("Cast", "round mode not allowed for the dtype pair",
-                         "RoundMode %d is not allowed for Cast from %s to %s on A2/A3 (Cast.md, Atlas A2 table)",
-                         int(round_mode), sim_vec::dtype_name<U>(), sim_vec::dtype_name<T>());
+    sim_vec::check_cast<T, U>(round_mode);
     const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false), sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count, sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U),
                                a, 2, true))

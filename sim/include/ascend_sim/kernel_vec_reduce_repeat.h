@@ -81,7 +81,7 @@ void rep_reduce(const char* api, d::VecOp op, const LocalTensor<T>& dst, const L
     const uint32_t out = result_bytes<T>(g, type, order);
     d::RepArg a[2] = {rep_arg(src, uint32_t(srcBlkStride), uint32_t(srcRepStride), "src", false),
                       rep_arg(dst, 0, uint32_t(dstRepStride), "dst", true)};
-    a[1].outBytes = a[1].outUnit = out;
+    a[1].repBytes = a[1].repUnit = out;
     a[1].align = g == Grouping::Pair ? 32 : out;
     size_t n = 0;
     const d::RepRun* runs = d::vec_repeat(api, op, a, 2, {perRepeat, uint32_t(repeatTime)}, &n);

@@ -1,7 +1,8 @@
-// Tensor-scalar vector APIs, Duplicate and the UB->UB Copy (CANN:
+// Tensor-scalar vector APIs, Duplicate, Brcb and the UB->UB Copy (CANN:
 // kernel_operator_vec_binary_scalar_intf.h, kernel_operator_vec_duplicate_intf.h,
-// kernel_operator_data_copy_intf.h; dav_c220 *_binary_scalar_impl.h,
-// *_duplicate_impl.h, CopyImpl): the count and high-dimension forms.
+// kernel_operator_vec_brcb_intf.h, kernel_operator_data_copy_intf.h; dav_c220
+// *_binary_scalar_impl.h, *_duplicate_impl.h, BrcbImpl, CopyImpl): the count
+// and high-dimension forms.
 #pragma once
 #include <cstdint>
 
@@ -74,7 +75,43 @@ void copy_highdim(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M&
     repeat("Copy", d::VecOp::Copy, a, 2, {256 / uint32_t(sizeof(T)), repeatTime, true},
            [&](const d::RepRun& u) { num::copy(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
 }
+
+// Brcb.md: repeat r fills dst block b (of 8) with src[8r + b]. dav_c220 BrcbImpl
+// resets the mask register first.
+template <class T>
+void brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTime, uint16_t blkStride,
+          uint16_t repStride) {
+    d::vec_set_mask("Brcb", ~0ull, ~0ull);
+    d::RepArg a[2] = {rep_arg(src, 0, 1, "src", false), rep_arg(dst, blkStride, repStride, "dst", true)};
+    a[0].repBytes = a[0].repUnit = 8 * sizeof(T);
+    constexpr uint32_t perBlock = 32 / sizeof(T);
+    repeat("Brcb", d::VecOp::Brcb, a, 2, {256 / uint32_t(sizeof(T)), repeatTime}, [&](const d::RepRun& u) {
+        num::duplicate(at(dst, a[1], u), src.GetPhyAddr()[8 * u.repeat + u.first / perBlock], size_t(u.len));
+    });
+}
 }  // namespace sim_vec
+
+struct BrcbRepeatParams {
+    BrcbRepeatParams() {}
+    BrcbRepeatParams(uint16_t dstBlkStrideIn, uint16_t dstRepStrideIn)
+        : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+template <class T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+          const BrcbRepeatParams& repeatParams) {
+    static_assert(sim_vec::dup_v<T>, "Brcb: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    sim_vec::brcb(dst, src, repeatTime, repeatParams.dstBlkStride, repeatParams.dstRepStride);
+}
 
 #define ASCEND_SIM_DUP_MSG "Duplicate: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float"
 template <class T, bool isSetMask = true>
