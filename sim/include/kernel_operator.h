@@ -14,6 +14,7 @@
 #include "ascend_sim/kernel_vec_binary.h"
 #include "ascend_sim/kernel_vec_scalar.h"
 #include "ascend_sim/kernel_vec_cast.h"
+#include "ascend_sim/kernel_vec_gather_mask.h"
 #include "ascend_sim/kernel_vec_reduce_repeat.h"
 #include "ascend_sim/kernel_sync.h"
 

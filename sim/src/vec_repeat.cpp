@@ -28,6 +28,10 @@ using Interval = std::pair<uint64_t, uint64_t>;  // [lo, hi) bytes from the tens
 struct Scratch {
     std::vector<RepRun> runs, pattern;
     std::vector<Interval> iv[4];
+    // the last instruction, for vec_repeat_packed_write: its issue and its sources
+    Instr instr;
+    uint64_t off[4];
+    int n = 0;
 };
 thread_local Scratch tls;
 
@@ -147,10 +151,17 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     const uint32_t split = 32 / widest;
     const VecMaskReg m = b.vecMask;
     uint32_t repeats = shape.repeatTimes, tail = 0;
-    if (m.counter && shape.countPerRepeat) {
+    const uint64_t ubElems = b.ubTotal / widest;
+    if (m.counter && shape.count == CountMode::RepeatBlocks) {
         // Copy.md: ceil(count * sizeof(T) / 32) whole blocks per repeat
         const uint64_t blocks = m.lo / split + (m.lo % split != 0);
         full_pattern(uint32_t(std::min<uint64_t>(blocks * split, perRepeat)), split, s.pattern);
+    } else if (m.counter && shape.count == CountMode::Repeat) {
+        if (m.lo > ubElems)
+            fail(api, "counter-mode count too large",
+                 "the mask register counts %llu elements a repeat (Counter mode), more than UB holds",
+                 (unsigned long long)m.lo);
+        full_pattern(uint32_t(m.lo), split, s.pattern);
     } else if (m.counter) {  // the count decides the repeats; repeatTimes is ignored
         const uint64_t maxRepeats = (b.ubTotal + 31) / 32 * 8;
         if (m.lo / perRepeat >= maxRepeats)
@@ -208,6 +219,9 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
             if (!args[i].write)
                 for (const Interval& v : s.iv[i]) init_read(api, b, args[i].role, off[i] + v.first, off[i] + v.second);
     const Instr in = b.hz.issue(P_V, api);
+    s.instr = in;
+    s.n = n;
+    for (int i = 0; i < n; ++i) s.off[i] = off[i];
     for (int i = 0; i < n; ++i)
         if (!args[i].write)
             for (const Interval& v : s.iv[i]) b.hz.access(api, in, Space::UB, off[i] + v.first, off[i] + v.second, false);
@@ -219,6 +233,23 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
             }
     *nRuns = s.runs.size();
     return s.runs.data();
+}
+
+void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes) {
+    Block& b = cur(api);
+    Scratch& s = tls;
+    const uint64_t off = check_ub_operand(api, b, t, role);
+    if (bytes > t.dataLen)
+        fail(api, "packed result beyond tensor size", "%s receives %llu B but the tensor holds %u B", role,
+             (unsigned long long)bytes, t.dataLen);
+    if (!bytes) return;
+    const std::vector<Interval> w{{0, bytes}};
+    for (int i = 0; i < s.n; ++i)
+        if (intersect(w, off, s.iv[i], s.off[i]))
+            fail(api, "partial overlap", "%s (UB %s, %llu B) overlaps a source of the instruction", role,
+                 hex(off).c_str(), (unsigned long long)bytes);
+    b.hz.access(api, s.instr, Space::UB, off, off + bytes, true);
+    if (b.initcheck) b.init.mark(off, off + bytes);
 }
 
 }  // namespace ascend_sim::detail

@@ -326,6 +326,67 @@ XTEST(brcb_fills_a_block_per_element) {
                        "Brcb (block 0): dst has blkStride 0 over more than one block of a repeat (undefined)");
 }
 
+XTEST(gather_mask_builtin_and_tensor_patterns) {
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<float>(), dst = c.get<float>()[512], dst2 = c.get<float>()[768];
+        auto pat = c.get<uint32_t>()[1024];
+        fill(src, 256, [](uint32_t i) { return float(i); });
+        fill(pat, 4, [](uint32_t i) { return i % 2 ? 0x1u : 0x99999999u; });  // repeat 0: lanes 0,3,4,7,..; repeat 1: lane 0
+        sync<HardEvent::S_V>();
+        uint64_t n = 0, n2 = 0;
+        GatherMask(dst, src, uint8_t(2), false, 0, {1, 2, 8, 0}, n);  // odd lanes of 2 repeats
+        GatherMask(dst2, src, pat, false, 0, {1, 2, 8, 0}, n2);      // src1RepeatStride 0: one pattern
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(n, 64u);
+        for (uint32_t k = 0; k < 64; ++k) XCHECK_EQ(dst.GetValue(k), float(2 * k + 1));
+        XCHECK_EQ(n2, 2u * 16u + 2u * 1u);
+        std::vector<float> want;
+        for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t j = 0; j < 64; ++j)
+                if (((j < 32 ? 0x99999999u : 0x1u) >> (j % 32)) & 1u) want.push_back(float(r * 64 + j));
+        XCHECK_EQ(want.size(), size_t(n2));
+        for (size_t k = 0; k < want.size(); ++k) XCHECK_EQ(dst2.GetValue(uint32_t(k)), want[k]);
+    });
+}
+
+XTEST(gather_mask_counter_mode_and_checks) {
+    // reduceMode: 70 floats a repeat (more than 64), pattern 1 (even lanes), 2 repeats 16 blocks apart.
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<float>(), dst = c.get<float>()[1024];
+        fill(src, 512, [](uint32_t i) { return float(i); });
+        sync<HardEvent::S_V>();
+        uint64_t n = 0;
+        GatherMask(dst, src, uint8_t(1), true, 70, {1, 2, 16, 0}, n);
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(n, 70u);
+        for (uint32_t k = 0; k < 70; ++k) XCHECK_EQ(dst.GetValue(k), float((k / 35) * 128 + (k % 35) * 2));
+    });
+    // The packed result is bounded by dst; unwritten dst past it stays unwritten.
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto src = c.get<float>(), dst = c.get<float>()[1024];
+                           dst.SetSize(32);
+                           fill(src, 128, [](uint32_t) { return 1.0f; });
+                           sync<HardEvent::S_V>();
+                           uint64_t n = 0;
+                           GatherMask(dst, src, uint8_t(7), false, 0, {1, 1, 8, 0}, n);
+                       }),
+                       "GatherMask (block 0): dst receives 256 B but the tensor holds 128 B");
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto src = c.get<float>(), dst = c.get<float>()[1024];
+                           fill(src, 64, [](uint32_t) { return 1.0f; });
+                           sync<HardEvent::S_V>();
+                           uint64_t n = 0;
+                           GatherMask(dst, src, uint8_t(7), false, 0, {1, 1, 8, 0}, n);
+                           PipeBarrier<PIPE_V>();
+                           Adds(dst, dst, 1.0f, 65);
+                       }),
+                       "Adds (block 0): uninitialised read: src UB [0x1000, 0x1104)", "first unwritten byte at 0x1100");
+}
+
 XTEST(unary_count_forms) {
     one([] {
         sim_test::Calc c(8192);

@@ -17,7 +17,7 @@ enum class VecOp : uint8_t {
     ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather,
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
-    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb,
+    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -105,11 +105,16 @@ inline uint64_t rep_offset(const RepArg& a, uint32_t r, uint32_t j) {
     const uint32_t perBlock = 32 / a.elemSize;
     return (uint64_t(r) * a.repStride + uint64_t(j / perBlock) * a.blkStride) * 32 + uint64_t(j % perBlock) * a.elemSize;
 }
+// What a Counter-mode count means.
+enum class CountMode : uint8_t {
+    Whole,           // the elements of the whole instruction; repeatTimes is ignored
+    RepeatBlocks,    // Copy.md: per repeat, in whole 32 B blocks (at most a repeat); repeatTimes holds
+    Repeat,          // GatherMask.md: exactly that many elements per repeat (may pass 256 B); repeatTimes holds
+};
 struct RepShape {
     uint32_t perRepeat;    // elements of a full repeat: 256 / the widest element
     uint32_t repeatTimes;
-    // Copy: in Counter mode the count is per repeat and repeatTimes holds (Copy.md)
-    bool countPerRepeat = false;
+    CountMode count = CountMode::Whole;
 };
 // A repeated instruction under the current mask register: positions, 32 B
 // alignment, every active byte inside its tensor, overlap, initcheck of the
@@ -117,6 +122,10 @@ struct RepShape {
 // counters. Returns the active runs (valid until the next call in this
 // thread); *nRuns = 0 for a NOP.
 const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, const RepShape& shape, size_t* nRuns);
+// A write whose size depends on the data (GatherMask's packed dst): `bytes`
+// from t's start, by the instruction vec_repeat last checked in this thread
+// (bounds, no overlap with its sources, hazards, initcheck marks).
+void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes);
 
 // ---- scalar accesses ----
 void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write);

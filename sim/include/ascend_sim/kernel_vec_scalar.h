@@ -72,7 +72,7 @@ void copy_highdim(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M&
     apply_mask<T, isSetMask>("Copy", mask);
     const d::RepArg a[2] = {rep_arg(src, p.srcStride, p.srcRepeatSize, "src", false),
                             rep_arg(dst, p.dstStride, p.dstRepeatSize, "dst", true)};
-    repeat("Copy", d::VecOp::Copy, a, 2, {256 / uint32_t(sizeof(T)), repeatTime, true},
+    repeat("Copy", d::VecOp::Copy, a, 2, {256 / uint32_t(sizeof(T)), repeatTime, d::CountMode::RepeatBlocks},
            [&](const d::RepRun& u) { num::copy(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
 }
 
