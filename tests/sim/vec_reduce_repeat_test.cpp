@@ -200,3 +200,18 @@ XTEST(reduce_checks_bounds_alignment_initcheck_hazard) {
                        "pipe hazard (block 0): RAW on UB [0x0800, 0x0840)",
                        "PIPE_V Adds", "written by PIPE_V BlockReduceSum");
 }
+
+XTEST(reduce_min_count_form) {
+    // ReduceMin.md: dst[0] the minimum, dst[1] the first index holding it (uint32 bits for float).
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<float>(), dst = c.get<float>()[512], tmp = c.get<float>()[520];
+        fill(src, 300, [](uint32_t i) { return (i == 77 || i == 250) ? -5.0f : float(i % 11); });
+        sync<HardEvent::S_V>();
+        ReduceMin(dst, src, tmp, 300, true);
+        XCHECK_EQ(dst.GetValue(0), -5.0f);
+        XCHECK_EQ(dst.ReinterpretCast<uint32_t>().GetValue(1), 77u);
+        ReduceMin(dst, src, tmp, 60);
+        XCHECK_EQ(dst.GetValue(0), 0.0f);
+    });
+}

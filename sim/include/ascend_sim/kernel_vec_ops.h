@@ -225,32 +225,33 @@ uint32_t reduce_max_tmp_elems(uint32_t count, bool calIndex) {
 }
 }  // namespace sim_vec
 
-// dst[0] = max; with calIndex, dst[1] holds the index's bits (uint16 for half, uint32 for float).
-template <class T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const int32_t count, bool calIndex = 0) {
-    static_assert(sim_vec::f16f32_v<T>, "ReduceMax: A2/A3 support half and float only (not bfloat16_t)");
-    const uint64_t maxCount = ascend_sim::detail::ub_total_bytes() / sizeof(T);
+namespace sim_vec {
+// ReduceMax / ReduceMin, count form: dst[0] = the extreme; with calIndex, dst[1]
+// holds the index's bits (uint16 for half, uint32 for float).
+template <class T, bool isMax>
+void reduce_extreme(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    const LocalTensor<T>& sharedTmpBuffer, const int32_t count, bool calIndex) {
+    const uint64_t maxCount = d::ub_total_bytes() / sizeof(T);
     if (count < 1 || uint64_t(count) > maxCount)
-        sim_vec::d::fail("ReduceMax", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
-                         (unsigned long long)maxCount);
+        d::fail(api, "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
+                (unsigned long long)maxCount);
     const uint32_t outElems = calIndex ? 2 : 1;
-    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(dst, outElems, "dst", true));
-    const uint32_t tmpElems = sim_vec::reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
-    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
+    d::vec_check_operand(api, arg(dst, outElems, "dst", true));
+    const uint32_t tmpElems = reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
+    d::vec_check_operand(api, arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
     // dav_c220 ReduceImplWithIndex: with the index and a single repeat the vector
     // unit writes dst itself (no internal V_S); every other path ends in a scalar
     // store of dst after V_S, then S_V and S_MTE3.
     const bool vectorDst = calIndex && uint32_t(count) <= 256 / sizeof(T);
-    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, uint64_t(count), "src", false),
-                                     sim_vec::arg(dst, outElems, "dst", true)};
-    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, vectorDst ? 2 : 1, true);
-    // The tmp buffer holds the first-pass maxima: written (then read) by the instruction itself.
-    if (!vectorDst) sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
+    const d::VecArg a[2] = {arg(src, uint64_t(count), "src", false), arg(dst, outElems, "dst", true)};
+    d::vec_instr(api, op, count, sizeof(T), a, vectorDst ? 2 : 1, true);
+    // The tmp buffer holds the first-pass results: written (then read) by the instruction itself.
+    if (!vectorDst) d::ub_written(api, sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
     T m;
     uint32_t idx;
-    sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
-    if (!vectorDst) sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
+    if constexpr (isMax) num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
+    else num::reduce_min(src.GetPhyAddr(), size_t(count), m, idx);
+    if (!vectorDst) d::reduce_scalar_store(api, dst.GetPhyAddr(), outElems * sizeof(T));
     dst.GetPhyAddr()[0] = m;
     if (calIndex) {
         if constexpr (sizeof(T) == 2) {
@@ -260,6 +261,23 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
             std::memcpy(dst.GetPhyAddr() + 1, &idx, 4);
         }
     }
+}
+}  // namespace sim_vec
+
+template <class T>
+void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = 0) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceMax: A2/A3 support half and float only (not bfloat16_t)");
+    sim_vec::reduce_extreme<T, true>("ReduceMax", sim_vec::d::VecOp::ReduceMax, dst, src, sharedTmpBuffer, count,
+                                     calIndex);
+}
+// ReduceMin.md: the same tmp buffer sizes and passes as ReduceMax.
+template <class T>
+void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = 0) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceMin: A2/A3 support half and float only (not bfloat16_t)");
+    sim_vec::reduce_extreme<T, false>("ReduceMin", sim_vec::d::VecOp::ReduceMin, dst, src, sharedTmpBuffer, count,
+                                      calIndex);
 }
 
 // ---- compare / select ----
