@@ -17,6 +17,7 @@
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::fill;
 using sim_test::sync;
 
 namespace {
@@ -31,11 +32,6 @@ size_t at(uint32_t r, uint32_t j, uint32_t blk, uint32_t rep) {
 
 bool bit(const uint64_t m[2], uint32_t j) { return ((j < 64 ? m[0] >> j : m[1] >> (j - 64)) & 1u) != 0; }
 
-// t[i] = f(i) for i < n by the scalar unit, ordered before the vector unit.
-template <class T, class F>
-void fill(const LocalTensor<T>& t, uint32_t n, F f) {
-    for (uint32_t i = 0; i < n; ++i) t.SetValue(i, T(f(i)));
-}
 
 constexpr float kSentinel = -7.0f;
 

@@ -16,15 +16,12 @@
 
 using namespace AscendC;
 using ascend_sim::run_kernel;
+using sim_test::fill;
 using sim_test::sync;
 
 namespace {
 void one(const std::function<void()>& body) { run_kernel("reduce", 1, body); }
 
-template <class T, class F>
-void fill(const LocalTensor<T>& t, uint32_t n, F f) {
-    for (uint32_t i = 0; i < n; ++i) t.SetValue(i, T(f(i)));
-}
 
 // The documented tree over n lanes, masked-off lanes as +0, each add rounded to T.
 template <class T>
