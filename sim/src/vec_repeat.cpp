@@ -216,7 +216,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     b.repeatsByOp[size_t(op)] += repeats;
     if (b.initcheck)
         for (int i = 0; i < n; ++i)
-            if (!args[i].write)
+            if (!args[i].write && args[i].initcheck)
                 for (const Interval& v : s.iv[i]) init_read(api, b, args[i].role, off[i] + v.first, off[i] + v.second);
     const Instr in = b.hz.issue(P_V, api);
     s.instr = in;

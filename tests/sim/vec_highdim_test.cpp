@@ -383,6 +383,48 @@ XTEST(gather_mask_counter_mode_and_checks) {
                        "Adds (block 0): uninitialised read: src UB [0x1000, 0x1104)", "first unwritten byte at 0x1100");
 }
 
+XTEST(gather_highdim_mask_and_repeat_stride) {
+    // 40 of each repeat's 64 floats; repeat r's offsets follow repeat r-1's; dst rows 16 blocks apart.
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<float>(), dst = c.get<float>()[256];
+        src.SetSize(64);  // Gather's src is its whole tensor: no overlap with dst
+        auto off = c.get<uint32_t>()[1024];
+        fill(src, 64, [](uint32_t i) { return float(i) * 10; });
+        fill(off, 128, [](uint32_t i) { return (63 - i % 64) * 4u; });
+        fill(dst, 256, [](uint32_t) { return kSentinel; });
+        sync<HardEvent::S_V>();
+        Gather(dst, src, off, 0, 40, 2, 16);
+        sync<HardEvent::V_S>();
+        for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t j = 0; j < 64; ++j)
+                XCHECK_EQ(dst.GetValue(r * 128 + j), j < 40 ? float(63 - j) * 10 : kSentinel);
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto src = c.get<float>(), dst = c.get<float>()[256];
+                           src.SetSize(64);
+                           auto off = c.get<uint32_t>()[1024];
+                           fill(src, 64, [](uint32_t) { return 1.0f; });
+                           fill(off, 128, [](uint32_t i) { return i == 70 ? 256u : 0u; });
+                           sync<HardEvent::S_V>();
+                           Gather(dst, src, off, 0, 64, 2, 8);
+                       }),
+                       "Gather (block 0): repeat 1: srcOffset[70] = 256 B (+ srcBaseAddr 0 B) is not a 4-byte aligned "
+                       "offset inside src's 256 B");
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto src = c.get<float>(), dst = c.get<float>()[256];
+                           src.SetSize(64);
+                           auto off = c.get<uint32_t>()[1024];
+                           fill(src, 8, [](uint32_t) { return 1.0f; });
+                           fill(off, 64, [](uint32_t i) { return i == 9 ? 40u : 0u; });  // src[10] never written
+                           sync<HardEvent::S_V>();
+                           Gather(dst, src, off, 0, 64, 1, 8);
+                       }),
+                       "Gather (block 0): uninitialised read: src UB [0x0028, 0x002c)");
+}
+
 XTEST(unary_count_forms) {
     one([] {
         sim_test::Calc c(8192);

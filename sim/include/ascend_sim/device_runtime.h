@@ -95,6 +95,7 @@ struct RepArg {
     // source): repeat r touches repBytes at r x repStride x repUnit bytes
     // (blkStride unused). Its start needs `align` bytes of alignment.
     uint32_t repBytes = 0, repUnit = 0, align = 32;
+    bool initcheck = true;  // false: the bytes read are checked by the caller (Gather's src)
 };
 // Elements [first, first + len) of repeat `repeat`: active under the mask and
 // inside one 32 B block of every operand; runs come in repeat order.
