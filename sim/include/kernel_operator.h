@@ -16,6 +16,7 @@
 #include "ascend_sim/kernel_vec_cast.h"
 #include "ascend_sim/kernel_vec_gather_mask.h"
 #include "ascend_sim/kernel_vec_gather.h"
+#include "ascend_sim/kernel_vec_compare.h"
 #include "ascend_sim/kernel_vec_reduce_repeat.h"
 #include "ascend_sim/kernel_sync.h"
 

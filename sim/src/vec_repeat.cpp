@@ -149,7 +149,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         widest = std::max(widest, args[i].elemSize);
     }
     const uint32_t split = 32 / widest;
-    const VecMaskReg m = b.vecMask;
+    const VecMaskReg m = shape.ignoreMask ? VecMaskReg{} : b.vecMask;
     uint32_t repeats = shape.repeatTimes, tail = 0;
     const uint64_t ubElems = b.ubTotal / widest;
     if (m.counter && shape.count == CountMode::RepeatBlocks) {

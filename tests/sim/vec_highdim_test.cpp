@@ -425,6 +425,38 @@ XTEST(gather_highdim_mask_and_repeat_stride) {
                        "Gather (block 0): uninitialised read: src UB [0x0028, 0x002c)");
 }
 
+XTEST(compare_highdim_ignores_the_mask_on_a2) {
+    // Compare.md: mask is reserved on A2/A3; each repeat's 128 half results fill 16 bytes of dst.
+    one([] {
+        sim_test::Calc c(8192);
+        auto a = c.get<half>(), b = c.get<half>()[1024];
+        auto bits = c.get<uint8_t>()[4096], sbits = c.get<uint8_t>()[4160];
+        fill(a, 512, [](uint32_t i) { return float(i % 17); });
+        fill(b, 256, [](uint32_t i) { return float(i % 5) * 3; });
+        sync<HardEvent::S_V>();
+        uint64_t none[2] = {0, 0};
+        Compare(bits, a, b, CMPMODE::GT, none, 2, {1, 2, 1, 8, 16, 8});  // src0 reads every other block
+        CompareScalar(sbits, a, half(4.0f), CMPMODE::EQ, 1, 2, {1, 1, 8, 8});
+        sync<HardEvent::V_S>();
+        for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t j = 0; j < 128; ++j) {
+                const uint32_t i = r * 128 + j, ia = (r * 16 + j / 16 * 2) * 16 + j % 16;
+                const bool gt = float(a.GetValue(ia)) > float(b.GetValue(r * 128 + j));
+                XCHECK_EQ(((bits.GetValue(i / 8) >> (i % 8)) & 1) != 0, gt);
+                XCHECK_EQ(((sbits.GetValue(i / 8) >> (i % 8)) & 1) != 0, float(a.GetValue(i)) == 4.0f);
+            }
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto a = c.get<float>();
+                           auto bits = c.get<uint8_t>()[4096];
+                           Duplicate(a, 1.0f, 128);
+                           PipeBarrier<PIPE_V>();
+                           CompareScalar(bits, a, 1.0f, CMPMODE::EQ, 64, 2, {1, 1, 1, 8});
+                       }),
+                       "CompareScalar (block 0): dstBlkStride 1 / dstRepStride 1 over 2 repeats");
+}
+
 XTEST(unary_count_forms) {
     one([] {
         sim_test::Calc c(8192);

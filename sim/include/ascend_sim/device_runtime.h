@@ -116,6 +116,7 @@ struct RepShape {
     uint32_t perRepeat;    // elements of a full repeat: 256 / the widest element
     uint32_t repeatTimes;
     CountMode count = CountMode::Whole;
+    bool ignoreMask = false;  // A2 Compare: every element of each repeat (Compare.md: mask reserved)
 };
 // A repeated instruction under the current mask register: positions, 32 B
 // alignment, every active byte inside its tensor, overlap, initcheck of the
