@@ -17,6 +17,7 @@
 #include "ascend_sim/kernel_vec_gather_mask.h"
 #include "ascend_sim/kernel_vec_gather.h"
 #include "ascend_sim/kernel_vec_compare.h"
+#include "ascend_sim/kernel_vec_shift.h"
 #include "ascend_sim/kernel_vec_reduce_repeat.h"
 #include "ascend_sim/kernel_sync.h"
 

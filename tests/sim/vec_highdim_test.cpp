@@ -457,6 +457,36 @@ XTEST(compare_highdim_ignores_the_mask_on_a2) {
                        "CompareScalar (block 0): dstBlkStride 1 / dstRepStride 1 over 2 repeats");
 }
 
+XTEST(shifts_as_documented) {
+    // ShiftLeft.md / ShiftRight.md: 0b1010101010101010 shifted by one, signed and unsigned; roundEn adds bit sh-1.
+    one([] {
+        sim_test::Calc c(4096);
+        auto s16 = c.get<int16_t>(), l16 = c.get<int16_t>()[128], r16 = c.get<int16_t>()[256];
+        auto u16 = c.get<uint16_t>()[384], lu = c.get<uint16_t>()[512], ru = c.get<uint16_t>()[640];
+        auto rr = c.get<int16_t>()[768];
+        fill(s16, 128, [](uint32_t i) { return i == 1 ? int16_t(17) : int16_t(0xAAAA); });
+        fill(u16, 128, [](uint32_t) { return uint16_t(0xAAAA); });
+        sync<HardEvent::S_V>();
+        ShiftLeft(l16, s16, int16_t(1), 128);
+        ShiftRight(r16, s16, int16_t(1), 128);
+        ShiftLeft(lu, u16, uint16_t(1), 128, 1, {1, 1, 8, 8});
+        ShiftRight(ru, u16, uint16_t(1), 128, 1, {1, 1, 8, 8});
+        ShiftRight(rr, s16, int16_t(5), 128, 1, {1, 1, 8, 8}, true);
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(uint16_t(l16.GetValue(0)), uint16_t(0xD554));
+        XCHECK_EQ(uint16_t(r16.GetValue(0)), uint16_t(0xD555));
+        XCHECK_EQ(lu.GetValue(0), uint16_t(0x5554));
+        XCHECK_EQ(ru.GetValue(0), uint16_t(0x5555));
+        XCHECK_EQ(rr.GetValue(1), int16_t(1));  // 17 >> 5 = 0, bit 4 of 17 is 1
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(1024);
+                           auto t = c.get<int16_t>();
+                           ShiftLeft(t, t, int16_t(17), 16);
+                       }),
+                       "ShiftLeft (block 0): shift 17 is outside [0, 16] for a 16-bit type");
+}
+
 XTEST(unary_count_forms) {
     one([] {
         sim_test::Calc c(8192);

@@ -17,7 +17,7 @@ enum class VecOp : uint8_t {
     ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather,
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
-    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin,
+    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
     COUNT
 };
 const char* vec_op_name(VecOp op);

@@ -1,5 +1,5 @@
 // The further elementwise ops of the vector unit (Abs, Relu, Sqrt, Rsqrt,
-// Reciprocal, LeakyRelu, Maxs/Mins, the bitwise Not/And/Or): half is computed
+// Reciprocal, LeakyRelu, Maxs/Mins, the bitwise Not/And/Or, the shifts): half is computed
 // in float and rounded once (RINT). Sqrt and Reciprocal are correctly rounded;
 // Rsqrt is evaluated in double and rounded once. The unit's own precision for
 // the three is not documented (UNCONFIRMED, see docs/simulator.md).
@@ -73,6 +73,38 @@ template <class T>
 void bit_or(T* d, const T* a, const T* b, size_t n) {
     detail::map2(d, a, b, n, [](T x, T y) { return T(x | y); });
 }
+// ShiftLeft.md / ShiftRight.md, sh in [0, bits of T]: unsigned types shift
+// logically; signed ones arithmetically (left: the sign bit stays, the bit
+// below it is dropped; right: the sign is copied in). roundEn (signed right
+// shifts) adds bit sh-1 of the source.
+template <class T>
+T shift_left_one(T x, uint32_t sh) {
+    using W = std::make_unsigned_t<T>;
+    constexpr uint32_t bits = 8 * sizeof(T);
+    const W u = W(x), moved = sh >= bits ? W(0) : W(u << sh);
+    if constexpr (std::is_unsigned_v<T>) return T(moved);
+    else {
+        const W sign = W(W(1) << (bits - 1));
+        return T(W((u & sign) | (moved & W(~sign))));
+    }
+}
+template <class T>
+T shift_right_one(T x, uint32_t sh, bool roundEn) {
+    constexpr uint32_t bits = 8 * sizeof(T);
+    const int64_t v = int64_t(x);  // sign-extends signed types, zero-extends unsigned ones
+    const int64_t r = sh >= bits ? (v < 0 ? -1 : 0) : (v >> sh);
+    const int64_t add = std::is_signed_v<T> && roundEn && sh >= 1 && sh <= bits ? (v >> (sh - 1)) & 1 : 0;
+    return T(r + add);
+}
+template <class T>
+void shift_left(T* d, const T* s, T sh, size_t n) {
+    detail::map1(d, s, n, [sh](T x) { return shift_left_one(x, uint32_t(sh)); });
+}
+template <class T>
+void shift_right(T* d, const T* s, T sh, size_t n, bool roundEn) {
+    detail::map1(d, s, n, [sh, roundEn](T x) { return shift_right_one(x, uint32_t(sh), roundEn); });
+}
+
 template <class T>
 void copy(T* d, const T* s, size_t n) {
     detail::map1(d, s, n, [](T x) { return x; });
