@@ -193,6 +193,43 @@ XTEST(count_forms_leave_normal_mode_and_a_full_mask) {
     });
 }
 
+XTEST(gather_and_compare_count_forms_and_the_register) {
+    // The count-form Gather leaves its tail's continuous mask (70 floats: 6);
+    // the count-form CompareScalar leaves the register as it was.
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<float>(), dst = c.get<float>()[128], out = c.get<float>()[256];
+        auto off = c.get<uint32_t>()[512];
+        auto bits = c.get<uint8_t>()[4096];
+        src.SetSize(64);
+        fill(src, 64, [](uint32_t i) { return float(i); });
+        fill(off, 128, [](uint32_t i) { return (i % 64) * 4; });
+        fill(out, 128, [](uint32_t) { return kSentinel; });
+        sync<HardEvent::S_V>();
+        Gather(dst, src, off, 0, 70);
+        PipeBarrier<PIPE_V>();
+        Adds<float, false>(out, dst, 1.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 64; ++k) XCHECK_EQ(out.GetValue(k), k < 6 ? float(k) + 1 : kSentinel);
+        SetVectorMask<float>(0, 0xF);
+        CompareScalar(bits, src, 3.0f, CMPMODE::LT, 64);
+        PipeBarrier<PIPE_V>();
+        Muls<float, false>(out, src, 2.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 64; ++k) XCHECK_EQ(out.GetValue(k), k < 4 ? 2.0f * float(k) : k < 6 ? float(k) + 1 : kSentinel);
+        ResetMask();
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(150000);
+                           auto src = c.get<float>(), dst = c.get<float>()[64];
+                           auto off = c.get<uint32_t>()[64 + 16384];
+                           src.SetSize(64);
+                           Gather(dst, src, off, 0, 16384);
+                       }),
+                       "Gather (block 0): count 16384 needs 256 full repeats of 64 elements; the count form keeps "
+                       "their number in a uint8_t and the NPU would compute only 0 of them");
+}
+
 XTEST(set_vector_mask_len_forms) {
     // SetVectorMask<T>(len) in Normal mode is the continuous mask of AscendCUtils::SetMask.
     one([] {

@@ -11,6 +11,7 @@
 #include "device_runtime.h"
 #include "kernel_defs.h"
 #include "kernel_tensor.h"
+#include "kernel_vec_mask.h"
 #include "numerics/numerics.h"
 
 namespace AscendC {
@@ -407,6 +408,20 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
             const uint32_t srcBaseAddr, const uint32_t count) {
     static_assert(sim_vec::one_of_v<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
                   "Gather: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    // kernel_operator_vec_gather_intf_impl.h runs the high-dimension form: the full
+    // repeats (their number kept in a uint8_t), then the tail; the mask register
+    // keeps the last call's continuous mask.
+    constexpr uint32_t perRepeat = 256 / sizeof(T);
+    if (count / perRepeat > 255)
+        sim_vec::d::fail("Gather", "count needs more than 255 repeats",
+                         "count %u needs %u full repeats of %u elements; the count form keeps their number in a "
+                         "uint8_t and the NPU would compute only %u of them",
+                         count, count / perRepeat, perRepeat, (count / perRepeat) % 256);
+    if (count) {
+        uint64_t hi, lo;
+        sim_vec::mask_bits<T>(int32_t(count % perRepeat ? count % perRepeat : perRepeat), hi, lo);
+        sim_vec::d::vec_set_mask("Gather", hi, lo);
+    }
     const sim_vec::d::VecArg a[3] = {sim_vec::arg(srcOffset, count, "srcOffset", false),
                                      {src.ub_ref(), uint32_t(sizeof(T)), src.ub_ref().dataLen, "src", false, false},
                                      sim_vec::arg(dst, count, "dst", true)};
