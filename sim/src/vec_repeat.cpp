@@ -151,23 +151,16 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     const uint32_t split = 32 / widest;
     const VecMaskReg m = shape.ignoreMask ? VecMaskReg{} : b.vecMask;
     uint32_t repeats = shape.repeatTimes, tail = 0;
-    const uint64_t ubElems = b.ubTotal / widest;
+    if (m.counter && shape.count != CountMode::RepeatBlocks && m.lo > b.ubTotal / widest)
+        fail(api, "counter-mode count too large",
+             "the mask register counts %llu elements (Counter mode), more than UB holds", (unsigned long long)m.lo);
     if (m.counter && shape.count == CountMode::RepeatBlocks) {
         // Copy.md: ceil(count * sizeof(T) / 32) whole blocks per repeat
         const uint64_t blocks = m.lo / split + (m.lo % split != 0);
         full_pattern(uint32_t(std::min<uint64_t>(blocks * split, perRepeat)), split, s.pattern);
     } else if (m.counter && shape.count == CountMode::Repeat) {
-        if (m.lo > ubElems)
-            fail(api, "counter-mode count too large",
-                 "the mask register counts %llu elements a repeat (Counter mode), more than UB holds",
-                 (unsigned long long)m.lo);
         full_pattern(uint32_t(m.lo), split, s.pattern);
     } else if (m.counter) {  // the count decides the repeats; repeatTimes is ignored
-        const uint64_t maxRepeats = (b.ubTotal + 31) / 32 * 8;
-        if (m.lo / perRepeat >= maxRepeats)
-            fail(api, "counter-mode count too large",
-                 "the mask register counts %llu elements (Counter mode), more than UB holds",
-                 (unsigned long long)m.lo);
         repeats = uint32_t(m.lo / perRepeat);
         tail = uint32_t(m.lo % perRepeat);
         full_pattern(perRepeat, split, s.pattern);
