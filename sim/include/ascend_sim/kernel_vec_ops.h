@@ -1,9 +1,11 @@
 // The count-form vector APIs a cross-entropy kernel needs (CANN:
-// kernel_operator_vec_*_intf.h). Each call: one O(1) runtime call
-// (operands in UB, 32 B aligned, count vs sizes, overlap, pipe hazards,
-// counters), then the numerics loop. Dtypes the A2/A3 vector unit lacks are
-// compile errors, as in CANN's dav_c220 headers; the scalar of Adds/Muls/
-// Duplicate/Axpy must be exactly the element type (no float/double mixing).
+// kernel_operator_vec_*_intf.h) and the helpers the other families share
+// (the high-dimension forms and further count forms: kernel_vec_unary.h,
+// _binary.h, _scalar.h, _cast.h, _reduce_repeat.h, ...). Each call: one O(1)
+// runtime call (operands in UB, 32 B aligned, count vs sizes, overlap, pipe
+// hazards, counters), then the numerics loop. Dtypes the A2/A3 vector unit
+// lacks are compile errors, as in CANN's dav_c220 headers; the scalar of
+// Adds/Muls/Duplicate/Axpy must be exactly the element type (no float/double mixing).
 #pragma once
 #include <cstdint>
 #include <type_traits>
