@@ -3,6 +3,7 @@
 // ReduceRepeat.md / ReduceDataBlock.md / ReducePairElem.md: each repeat reduces
 // its active elements (sums by the adjacent-pair binary tree, half rounded
 // after every add), the result of repeat r lands at r x dstRepStride x its size.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -211,4 +212,47 @@ XTEST(reduce_min_count_form) {
         ReduceMin(dst, src, tmp, 60);
         XCHECK_EQ(dst.GetValue(0), 0.0f);
     });
+}
+
+XTEST(row_softmax_pattern_of_the_high_level_apis) {
+    // 8 rows of 64 floats: row max (WholeReduceMax ONLY_VALUE), broadcast per row
+    // (Brcb), x - max with src1 reusing one block per row (blkStride 0, repStride 1),
+    // Exp, row sum; every step behind a PipeBarrier<PIPE_V>.
+    auto kernel = [](bool barriers) {
+        return [barriers] {
+            sim_test::Calc c(8192);
+            auto x = c.get<float>(), mx = c.get<float>()[512], bc = c.get<float>()[576], sum = c.get<float>()[640];
+            fill(x, 512, [](uint32_t i) { return float((i * 37) % 29) / 8 - float(i / 64); });
+            sync<HardEvent::S_V>();
+            auto bar = [&] {
+                if (barriers) PipeBarrier<PIPE_V>();
+            };
+            WholeReduceMax(mx, x, 64, 8, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+            bar();
+            Brcb(bc, mx, 1, {1, 8});
+            bar();
+            std::vector<float> ref(512);
+            for (uint32_t i = 0; i < 512; ++i) ref[i] = x.GetValue(i);
+            Sub(x, x, bc, 64, 8, {1, 1, 0, 8, 8, 1});
+            bar();
+            Exp(x, x, 64, 8, {1, 1, 8, 8});
+            bar();
+            WholeReduceSum(sum, x, 64, 8, 1, 1, 8);
+            sync<HardEvent::V_S>();
+            for (uint32_t r = 0; r < 8; ++r) {
+                const float m = *std::max_element(ref.begin() + r * 64, ref.begin() + r * 64 + 64);
+                XCHECK_EQ(mx.GetValue(r), m);
+                double s = 0;
+                for (uint32_t j = 0; j < 64; ++j) {
+                    const float e = x.GetValue(r * 64 + j);
+                    XCHECK_NEAR(e, std::exp(ref[r * 64 + j] - m), 1e-6f);
+                    s += e;
+                }
+                XCHECK_NEAR(sum.GetValue(r), float(s), 1e-4f);
+            }
+        };
+    };
+    one(kernel(true));
+    XCHECK_THROWS_WITH(one(kernel(false)), "pipe hazard (block 0): RAW on UB", "PIPE_V Brcb",
+                       "written by PIPE_V WholeReduceMax");
 }
