@@ -99,7 +99,10 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
     }
     // dav_c220's count forms run in Counter mode and leave Normal mode with a
     // full mask; Compare/CompareScalar leave the register alone, Gather sets it itself.
-    if (op != VecOp::Compare && op != VecOp::CompareScalar && op != VecOp::Gather) b.vecMask = VecMaskReg{};
+    if (op != VecOp::Compare && op != VecOp::CompareScalar && op != VecOp::Gather) {
+        b.vecMask.hi = b.vecMask.lo = ~0ull;
+        b.vecMask.counter = false;
+    }
     if (count == 0) return false;  // a NOP on A2/A3
     b.used = true;
     const uint64_t repeats = (uint64_t(count) * widestElem + 255) / 256;

@@ -4,6 +4,7 @@
 // at, and the bounds, overlap, initcheck and hazard checks on exactly those
 // bytes). O(active runs) per call: at most 8 blocks x repeats per operand.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "ascend_sim/runtime_state.h"
@@ -20,6 +21,35 @@ void vec_set_mask(const char* api, uint64_t hi, uint64_t lo) {
 void vec_set_mask_mode(const char* api, bool counter) { cur(api).vecMask.counter = counter; }
 
 VecMaskReg vec_mask(const char* api) { return cur(api).vecMask; }
+
+void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined) {
+    VecMaskReg& m = cur(api).vecMask;
+    m.cmp[0] = bits[0];
+    m.cmp[1] = bits[1];
+    m.cmpDefined = defined;
+}
+
+void vec_cmpmask_io(const char* api, const UbRef& t, bool store) {
+    Block& b = cur(api);
+    const char* role = store ? "dst" : "src";
+    const uint64_t off = check_ub_operand(api, b, t, role, 16);
+    if (t.dataLen < 16)
+        fail(api, "tensor smaller than CMPMASK", "%s holds %u B; CMPMASK is 16 B", role, t.dataLen);
+    b.used = true;
+    ++b.ctr.vectorInstructions;
+    ++b.ctr.vectorRepeats;
+    if (!store && b.initcheck) init_read(api, b, role, off, off + 16);
+    const Instr in = b.hz.issue(P_V, api);
+    b.hz.access(api, in, Space::UB, off, off + 16, store);
+    void* p = const_cast<void*>(t.p);
+    if (store) {
+        std::memcpy(p, b.vecMask.cmp, 16);
+        if (b.initcheck) b.vecMask.cmpDefined ? b.init.mark(off, off + 16) : b.init.unmark(off, off + 16);
+    } else {
+        std::memcpy(b.vecMask.cmp, p, 16);
+        b.vecMask.cmpDefined = true;
+    }
+}
 
 namespace {
 

@@ -7,6 +7,7 @@
 // the bounds, initcheck and hazard checks on exactly the bytes it touches.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -522,6 +523,39 @@ XTEST(shifts_as_documented) {
                            ShiftLeft(t, t, int16_t(17), 16);
                        }),
                        "ShiftLeft (block 0): shift 17 is outside [0, 16] for a 16-bit type");
+}
+
+XTEST(compare_into_cmpmask_get_and_set) {
+    // Compare（结果存入寄存器）.md: one repeat under the mask into CMPMASK; GetCmpMask stores its 16 B.
+    one([] {
+        sim_test::Calc c(4096);
+        auto a = c.get<float>(), b = c.get<float>()[64];
+        auto m = c.get<uint8_t>()[1024], m2 = c.get<uint8_t>()[1056];
+        fill(a, 64, [](uint32_t i) { return float(i); });
+        fill(b, 64, [](uint32_t) { return 20.0f; });
+        fill(m2, 16, [](uint32_t i) { return uint8_t(0xA0 + i); });
+        sync<HardEvent::S_V>();
+        Compare(a, b, CMPMODE::LT, 40, {1, 1, 1, 8, 8, 8});  // lanes 0..39: a < 20 for lanes 0..19
+        GetCmpMask(m);
+        PipeBarrier<PIPE_V>();
+        SetCmpMask(m2);
+        GetCmpMask(m2[16]);
+        sync<HardEvent::V_S>();
+        uint64_t lo;
+        std::memcpy(&lo, m.GetPhyAddr(), 8);
+        XCHECK_EQ(lo, (1ull << 20) - 1);
+        for (uint32_t k = 8; k < 16; ++k) XCHECK_EQ(m.GetValue(k), uint8_t(0));
+        for (uint32_t k = 0; k < 16; ++k) XCHECK_EQ(m2.GetValue(16 + k), uint8_t(0xA0 + k));
+    });
+    // CMPMASK is undefined at block start and after a Select: GetCmpMask then stores undefined bytes.
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(1024);
+                           auto m = c.get<uint8_t>();
+                           GetCmpMask(m);
+                           sync<HardEvent::V_S>();
+                           (void)m.GetValue(0);
+                       }),
+                       "LocalTensor::GetValue (block 0): uninitialised read: UB [0x0000, 0x0001)");
 }
 
 XTEST(unary_count_forms) {

@@ -70,14 +70,23 @@ void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uin
 // ---- the high-dimension (mask/repeat/stride) forms ----
 // The vector mask register and its mode, per block: Normal (a 128-bit mask of
 // the elements of each repeat) or Counter (the low 64 bits count the elements
-// of the whole instruction; repeatTimes is ignored). At block start: Normal, all ones.
+// of the whole instruction; repeatTimes is ignored). At block start: Normal,
+// all ones. Beside it the 128-bit CMPMASK register (Compare to the register,
+// SetCmpMask/GetCmpMask, Select's set_cmpmask), undefined at block start.
 struct VecMaskReg {
     uint64_t hi = ~0ull, lo = ~0ull;
     bool counter = false;
+    uint64_t cmp[2] = {0, 0};
+    bool cmpDefined = false;
 };
 void vec_set_mask(const char* api, uint64_t hi, uint64_t lo);
 void vec_set_mask_mode(const char* api, bool counter);
 VecMaskReg vec_mask(const char* api);
+// CMPMASK := bits (defined false: an internal value the kernel cannot rely on).
+void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined);
+// GetCmpMask (store: CMPMASK -> the 16 B at t) and SetCmpMask (load): a vector
+// instruction on 16 bytes, 16-byte aligned (GetCmpMask.md, SetCmpMask.md).
+void vec_cmpmask_io(const char* api, const UbRef& t, bool store);
 
 // One operand of a repeated instruction: element j of repeat r is at byte
 // (r * repStride + (j / perBlock) * blkStride) * 32 + (j % perBlock) * elemSize

@@ -355,6 +355,12 @@ d::VecArg sel_mask_arg(const LocalTensor<U>& selMask, uint64_t bits) {
     return {selMask.ub_ref(), uint32_t(sizeof(U)), (bits + 7) / 8, "selMask", false};
 }
 inline void select_barrier() { d::pipe_barrier("Select", PIPE_V); }
+// Select loads CMPMASK (mode 0 from selMask, modes 1 and 2 from a value it
+// builds in the reserve UB): afterwards the register holds nothing the kernel set.
+inline void select_clobbers_cmpmask() {
+    const uint64_t none[2] = {0, 0};
+    d::vec_set_cmpmask("Select", none, false);
+}
 }  // namespace sim_vec
 
 template <class T, class U>
@@ -383,6 +389,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (spr) sim_vec::num::select_repeating(dst.GetPhyAddr(), bits, perRepeat, src0.GetPhyAddr(), src1.GetPhyAddr(),
                                             size_t(count));
     else sim_vec::num::select(dst.GetPhyAddr(), bits, src0.GetPhyAddr(), src1.GetPhyAddr(), size_t(count));
+    sim_vec::select_clobbers_cmpmask();
     sim_vec::select_barrier();
 }
 
@@ -401,6 +408,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 3, true)) return;
     sim_vec::num::select_scalar(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()),
                                 src0.GetPhyAddr(), src1, size_t(count));
+    sim_vec::select_clobbers_cmpmask();
 }
 
 // ---- Gather: dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)], offsets in BYTES ----
