@@ -5,6 +5,7 @@
 
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
+#include "ub_operand.h"
 
 namespace ascend_sim::detail {
 
@@ -14,20 +15,6 @@ using AscendC::TPosition;
 bool ub_position(uint8_t pos) {
     return TPosition(pos) == TPosition::VECIN || TPosition(pos) == TPosition::VECOUT ||
            TPosition(pos) == TPosition::VECCALC;
-}
-
-uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role) {
-    if (!ub_position(t.pos))
-        fail(api, "operand not in UB",
-             "%s is at %s, not a UB position (VECIN, VECOUT or VECCALC); was the LocalTensor initialised?", role,
-             pos_name(t.pos));
-    const auto* p = static_cast<const uint8_t*>(t.p);
-    if (p < b.ub || p + t.dataLen > b.ub + b.ubTotal)
-        fail(api, "operand outside this block's UB", "%s does not lie in this block's UB", role);
-    const uint64_t off = uint64_t(p - b.ub);
-    if (off % 32 != 0)
-        fail(api, "UB address not 32-byte aligned", "%s starts at UB %s, not 32-byte aligned", role, hex(off).c_str());
-    return off;
 }
 
 void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
@@ -46,6 +33,20 @@ void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
              gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span);
 }
 }  // namespace
+
+uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {
+    if (!ub_position(t.pos))
+        fail(api, "operand not in UB",
+             "%s is at %s, not a UB position (VECIN, VECOUT or VECCALC); was the LocalTensor initialised?", role,
+             pos_name(t.pos));
+    const auto* p = static_cast<const uint8_t*>(t.p);
+    if (p < b.ub || p + t.dataLen > b.ub + b.ubTotal)
+        fail(api, "operand outside this block's UB", "%s does not lie in this block's UB", role);
+    const uint64_t off = uint64_t(p - b.ub);
+    if (off % align != 0)
+        fail(api, "UB address not aligned", "%s starts at UB %s, not %u-byte aligned", role, hex(off).c_str(), align);
+    return off;
+}
 
 uint64_t ub_offset(const char* api, const void* p) {
     Block& b = cur(api);
@@ -95,6 +96,12 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
                  args[r].role, hex(rl).c_str(), hex(rh).c_str(),
                  full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap, none, or a dst at least one 256 B repeat before its src)");
         }
+    }
+    // dav_c220's count forms run in Counter mode and leave Normal mode with a
+    // full mask; Compare/CompareScalar leave the register alone, Gather sets it itself.
+    if (op != VecOp::Compare && op != VecOp::CompareScalar && op != VecOp::Gather) {
+        b.vecMask.hi = b.vecMask.lo = ~0ull;
+        b.vecMask.counter = false;
     }
     if (count == 0) return false;  // a NOP on A2/A3
     b.used = true;

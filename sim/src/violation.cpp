@@ -51,7 +51,11 @@ std::string hex(uint64_t v) {
 const char* vec_op_name(VecOp op) {
     static const char* n[] = {"Exp",  "Ln",   "Add",       "Sub",       "Mul",       "Div",     "Max",
                               "Min",  "Adds", "Muls",      "Axpy",      "Duplicate", "Cast",    "ReduceSum",
-                              "ReduceMax", "Compare", "CompareScalar", "Select", "Gather"};
+                              "ReduceMax", "Compare", "CompareScalar", "Select", "Gather",
+                              "Abs",  "Relu", "Sqrt", "Rsqrt", "Reciprocal", "Not", "And", "Or", "Maxs", "Mins",
+                              "LeakyRelu", "Copy",
+                              "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum", "BlockReduceMax",
+                              "BlockReduceMin", "PairReduceSum", "ReduceRepeat", "ReduceDataBlock", "ReducePairElem", "Brcb", "GatherMask", "ReduceMin", "ShiftLeft", "ShiftRight"};
     static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
     return n[size_t(op)];
 }

@@ -1,6 +1,6 @@
 // Helpers shared by the simulator tests: a GM allocation that frees itself, a
 // pipe with one buffer, a GlobalTensor over it, a scoped auto-sync mode, a
-// SetFlag/WaitFlag pair on event 0.
+// SetFlag/WaitFlag pair on event 0, a scalar fill.
 #pragma once
 
 #include <cstddef>
@@ -60,6 +60,12 @@ template <class T>
 void fill_for_mte3(const AscendC::LocalTensor<T>& t, T v, int32_t count) {
     AscendC::Duplicate(t, v, count);
     sync<AscendC::HardEvent::V_MTE3>();
+}
+
+// t[i] = f(i) for i < n, stored by the scalar unit (order it before the vector unit with S_V).
+template <class T, class F>
+void fill(const AscendC::LocalTensor<T>& t, uint32_t n, F f) {
+    for (uint32_t i = 0; i < n; ++i) t.SetValue(i, T(f(i)));
 }
 
 }  // namespace sim_test

@@ -48,6 +48,24 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #ifdef SIM_CASE_TQUE_VECCALC
     TQue<TPosition::VECCALC, 1> q;
 #endif
+#ifdef SIM_CASE_ABS_HIGHDIM_INT16
+    Abs(m.ReinterpretCast<int16_t>(), m.ReinterpretCast<int16_t>(), 128, 1, {1, 1, 8, 8});
+#endif
+#ifdef SIM_CASE_NOT_FLOAT
+    Not(f, f, 64);
+#endif
+#ifdef SIM_CASE_ADD_HIGHDIM_BF16
+    Add(b, b, b, 128, 1, {1, 1, 1, 8, 8, 8});
+#endif
+#ifdef SIM_CASE_WHOLEREDUCESUM_BF16
+    WholeReduceSum(b, b, 128, 1, 1, 1, 8);
+#endif
+#ifdef SIM_CASE_REDUCEPAIRELEM_MAX
+    ReducePairElem<ReduceType::MAX, float, float>(f, f, 64, 1, 1, 1, 8);
+#endif
+#ifdef SIM_CASE_GATHERMASK_PATTERN_TYPE
+    GatherMask(f, f, h.ReinterpretCast<uint16_t>(), false, 0, {1, 1, 8, 8}, *(uint64_t*)nullptr);
+#endif
     // Legal forms compile.
     Cast(f, b, RoundMode::CAST_NONE, 64);
     Cast(b, f, RoundMode::CAST_RINT, 64);

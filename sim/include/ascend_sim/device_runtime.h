@@ -14,7 +14,11 @@ enum Pipe : uint8_t { P_S = 0, P_V = 1, P_MTE2 = 2, P_MTE3 = 3, P_COUNT = 4 };
 // Vector ops counted separately (LaunchStats::vectorRepeatsByOp keys).
 enum class VecOp : uint8_t {
     Exp, Ln, Add, Sub, Mul, Div, Max, Min, Adds, Muls, Axpy, Duplicate, Cast,
-    ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather, COUNT
+    ReduceSum, ReduceMax, Compare, CompareScalar, Select, Gather,
+    Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
+    WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
+    ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
+    COUNT
 };
 const char* vec_op_name(VecOp op);
 
@@ -65,6 +69,77 @@ void ub_written(const char* api, const void* p, uint64_t bytes);
 // O(log n) when all of src is written; otherwise one lookup per element.
 void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uint32_t base, uint32_t count,
                  uint32_t elemSize);
+
+// ---- the high-dimension (mask/repeat/stride) forms ----
+// The vector mask register and its mode, per block: Normal (a 128-bit mask of
+// the elements of each repeat) or Counter (the low 64 bits count the elements
+// of the whole instruction; repeatTimes is ignored). At block start: Normal,
+// all ones. Beside it the 128-bit CMPMASK register (Compare to the register,
+// SetCmpMask/GetCmpMask, Select's set_cmpmask), undefined at block start.
+struct VecMaskReg {
+    uint64_t hi = ~0ull, lo = ~0ull;
+    bool counter = false;
+    uint64_t cmp[2] = {0, 0};
+    bool cmpDefined = false;
+};
+void vec_set_mask(const char* api, uint64_t hi, uint64_t lo);
+void vec_set_mask_mode(const char* api, bool counter);
+VecMaskReg vec_mask(const char* api);
+// CMPMASK := bits (defined false: an internal value the kernel cannot rely on).
+void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined);
+// GetCmpMask (store: CMPMASK -> the 16 B at t) and SetCmpMask (load): a vector
+// instruction on 16 bytes, 16-byte aligned (GetCmpMask.md, SetCmpMask.md).
+void vec_cmpmask_io(const char* api, const UbRef& t, bool store);
+
+// One operand of a repeated instruction: element j of repeat r is at byte
+// (r * repStride + (j / perBlock) * blkStride) * 32 + (j % perBlock) * elemSize
+// of t, perBlock = 32 / elemSize (strides in 32 B blocks).
+struct RepArg {
+    UbRef t;
+    uint32_t elemSize;
+    uint32_t blkStride, repStride;
+    const char* role;
+    bool write;
+    // Add/Sub/Mul src1 (half, int32, float): may be the dst of earlier repeats
+    // when dstRepStride or src1RepStride is 0 (accumulating rows).
+    bool trailsDst = false;
+    // An operand touched as one chunk per repeat (a reduction's result, Brcb's
+    // source): repeat r touches repBytes at r x repStride x repUnit bytes
+    // (blkStride unused). Its start needs `align` bytes of alignment.
+    uint32_t repBytes = 0, repUnit = 0, align = 32;
+    bool initcheck = true;  // false: the bytes read are checked by the caller (Gather's src)
+};
+// Elements [first, first + len) of repeat `repeat`: active under the mask and
+// inside one 32 B block of every operand; runs come in repeat order.
+struct RepRun {
+    uint32_t repeat, first, len;
+};
+inline uint64_t rep_offset(const RepArg& a, uint32_t r, uint32_t j) {
+    const uint32_t perBlock = 32 / a.elemSize;
+    return (uint64_t(r) * a.repStride + uint64_t(j / perBlock) * a.blkStride) * 32 + uint64_t(j % perBlock) * a.elemSize;
+}
+// What a Counter-mode count means.
+enum class CountMode : uint8_t {
+    Whole,           // the elements of the whole instruction; repeatTimes is ignored
+    RepeatBlocks,    // Copy.md: per repeat, in whole 32 B blocks (at most a repeat); repeatTimes holds
+    Repeat,          // GatherMask.md: exactly that many elements per repeat (may pass 256 B); repeatTimes holds
+};
+struct RepShape {
+    uint32_t perRepeat;    // elements of a full repeat: 256 / the widest element
+    uint32_t repeatTimes;
+    CountMode count = CountMode::Whole;
+    bool ignoreMask = false;  // A2 Compare: every element of each repeat (Compare.md: mask reserved)
+};
+// A repeated instruction under the current mask register: positions, 32 B
+// alignment, every active byte inside its tensor, overlap, initcheck of the
+// bytes read, pipe hazards and initcheck marks on exactly the bytes touched,
+// counters. Returns the active runs (valid until the next call in this
+// thread); *nRuns = 0 for a NOP.
+const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, const RepShape& shape, size_t* nRuns);
+// A write whose size depends on the data (GatherMask's packed dst): `bytes`
+// from t's start, by the instruction vec_repeat last checked in this thread
+// (bounds, no overlap with its sources, hazards, initcheck marks).
+void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes);
 
 // ---- scalar accesses ----
 void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write);

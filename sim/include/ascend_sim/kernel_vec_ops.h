@@ -1,9 +1,11 @@
 // The count-form vector APIs a cross-entropy kernel needs (CANN:
-// kernel_operator_vec_*_intf.h). Each call: one O(1) runtime call
-// (operands in UB, 32 B aligned, count vs sizes, overlap, pipe hazards,
-// counters), then the numerics loop. Dtypes the A2/A3 vector unit lacks are
-// compile errors, as in CANN's dav_c220 headers; the scalar of Adds/Muls/
-// Duplicate/Axpy must be exactly the element type (no float/double mixing).
+// kernel_operator_vec_*_intf.h) and the helpers the other families share
+// (the high-dimension forms and further count forms: kernel_vec_unary.h,
+// _binary.h, _scalar.h, _cast.h, _reduce_repeat.h, ...). Each call: one O(1)
+// runtime call (operands in UB, 32 B aligned, count vs sizes, overlap, pipe
+// hazards, counters), then the numerics loop. Dtypes the A2/A3 vector unit
+// lacks are compile errors, as in CANN's dav_c220 headers; the scalar of
+// Adds/Muls/Duplicate/Axpy must be exactly the element type (no float/double mixing).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -11,6 +13,7 @@
 #include "device_runtime.h"
 #include "kernel_defs.h"
 #include "kernel_tensor.h"
+#include "kernel_vec_mask.h"
 #include "numerics/numerics.h"
 
 namespace AscendC {
@@ -122,19 +125,6 @@ void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTenso
     sim_vec::binary<T>("Min", sim_vec::d::VecOp::Min, dst, src0, src1, count, &sim_vec::num::min<T>);
 }
 
-// ---- tensor-scalar (the scalar is `const T&`: Muls(f32, f32, 2.0, n) does not compile, pass 2.0f) ----
-
-template <class T, bool isSetMask = true>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
-    static_assert(sim_vec::arith_v<T>, "Adds: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
-    sim_vec::scalar_op<T>("Adds", sim_vec::d::VecOp::Adds, dst, src, scalarValue, count, &sim_vec::num::adds<T>);
-}
-template <class T, bool isSetMask = true>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
-    static_assert(sim_vec::arith_v<T>, "Muls: A2/A3 support int16_t, half, int32_t and float (not bfloat16_t)");
-    sim_vec::scalar_op<T>("Muls", sim_vec::d::VecOp::Muls, dst, src, scalarValue, count, &sim_vec::num::muls<T>);
-}
-
 // dst[i] = src[i] * scalar + dst[i]
 template <class T, class U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue, const int32_t& count) {
@@ -176,14 +166,21 @@ constexpr const char* dtype_name() {
 
 // The A2 table of Cast.md (dav_c220 CastIntrinsicsImpl): pairs as compile errors,
 // round modes at run time (an ASCENDC_DEBUG_ASSERT in CANN's CPU twin).
+namespace sim_vec {
+template <class T, class U>
+void check_cast(RoundMode round_mode) {
+    static_assert(num::cast_supported_v<T, U>,
+                  "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
+    if (!num::cast_mode_allowed<T, U>(round_mode))
+        d::fail("Cast", "round mode not allowed for the dtype pair",
+                "RoundMode %d is not allowed for Cast from %s to %s on A2/A3 (Cast.md, Atlas A2 table)",
+                int(round_mode), dtype_name<U>(), dtype_name<T>());
+}
+}  // namespace sim_vec
+
 template <class T, class U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
-    static_assert(sim_vec::num::cast_supported_v<T, U>,
-                  "Cast: this (dst, src) dtype pair is not supported on A2/A3 (see docs/simulator.md)");
-    if (!sim_vec::num::cast_mode_allowed<T, U>(round_mode))
-        sim_vec::d::fail("Cast", "round mode not allowed for the dtype pair",
-                         "RoundMode %d is not allowed for Cast from %s to %s on A2/A3 (Cast.md, Atlas A2 table)",
-                         int(round_mode), sim_vec::dtype_name<U>(), sim_vec::dtype_name<T>());
+    sim_vec::check_cast<T, U>(round_mode);
     const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false), sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count, sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U),
                                a, 2, true))
@@ -231,32 +228,33 @@ uint32_t reduce_max_tmp_elems(uint32_t count, bool calIndex) {
 }
 }  // namespace sim_vec
 
-// dst[0] = max; with calIndex, dst[1] holds the index's bits (uint16 for half, uint32 for float).
-template <class T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const int32_t count, bool calIndex = 0) {
-    static_assert(sim_vec::f16f32_v<T>, "ReduceMax: A2/A3 support half and float only (not bfloat16_t)");
-    const uint64_t maxCount = ascend_sim::detail::ub_total_bytes() / sizeof(T);
+namespace sim_vec {
+// ReduceMax / ReduceMin, count form: dst[0] = the extreme; with calIndex, dst[1]
+// holds the index's bits (uint16 for half, uint32 for float).
+template <class T, bool isMax>
+void reduce_extreme(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    const LocalTensor<T>& sharedTmpBuffer, const int32_t count, bool calIndex) {
+    const uint64_t maxCount = d::ub_total_bytes() / sizeof(T);
     if (count < 1 || uint64_t(count) > maxCount)
-        sim_vec::d::fail("ReduceMax", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
-                         (unsigned long long)maxCount);
+        d::fail(api, "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
+                (unsigned long long)maxCount);
     const uint32_t outElems = calIndex ? 2 : 1;
-    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(dst, outElems, "dst", true));
-    const uint32_t tmpElems = sim_vec::reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
-    sim_vec::d::vec_check_operand("ReduceMax", sim_vec::arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
+    d::vec_check_operand(api, arg(dst, outElems, "dst", true));
+    const uint32_t tmpElems = reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
+    d::vec_check_operand(api, arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
     // dav_c220 ReduceImplWithIndex: with the index and a single repeat the vector
     // unit writes dst itself (no internal V_S); every other path ends in a scalar
     // store of dst after V_S, then S_V and S_MTE3.
     const bool vectorDst = calIndex && uint32_t(count) <= 256 / sizeof(T);
-    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, uint64_t(count), "src", false),
-                                     sim_vec::arg(dst, outElems, "dst", true)};
-    sim_vec::d::vec_instr("ReduceMax", sim_vec::d::VecOp::ReduceMax, count, sizeof(T), a, vectorDst ? 2 : 1, true);
-    // The tmp buffer holds the first-pass maxima: written (then read) by the instruction itself.
-    if (!vectorDst) sim_vec::d::ub_written("ReduceMax", sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
+    const d::VecArg a[2] = {arg(src, uint64_t(count), "src", false), arg(dst, outElems, "dst", true)};
+    d::vec_instr(api, op, count, sizeof(T), a, vectorDst ? 2 : 1, true);
+    // The tmp buffer holds the first-pass results: written (then read) by the instruction itself.
+    if (!vectorDst) d::ub_written(api, sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));
     T m;
     uint32_t idx;
-    sim_vec::num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
-    if (!vectorDst) sim_vec::d::reduce_scalar_store("ReduceMax", dst.GetPhyAddr(), outElems * sizeof(T));
+    if constexpr (isMax) num::reduce_max(src.GetPhyAddr(), size_t(count), m, idx);
+    else num::reduce_min(src.GetPhyAddr(), size_t(count), m, idx);
+    if (!vectorDst) d::reduce_scalar_store(api, dst.GetPhyAddr(), outElems * sizeof(T));
     dst.GetPhyAddr()[0] = m;
     if (calIndex) {
         if constexpr (sizeof(T) == 2) {
@@ -266,6 +264,23 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
             std::memcpy(dst.GetPhyAddr() + 1, &idx, 4);
         }
     }
+}
+}  // namespace sim_vec
+
+template <class T>
+void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = 0) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceMax: A2/A3 support half and float only (not bfloat16_t)");
+    sim_vec::reduce_extreme<T, true>("ReduceMax", sim_vec::d::VecOp::ReduceMax, dst, src, sharedTmpBuffer, count,
+                                     calIndex);
+}
+// ReduceMin.md: the same tmp buffer sizes and passes as ReduceMax.
+template <class T>
+void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = 0) {
+    static_assert(sim_vec::f16f32_v<T>, "ReduceMin: A2/A3 support half and float only (not bfloat16_t)");
+    sim_vec::reduce_extreme<T, false>("ReduceMin", sim_vec::d::VecOp::ReduceMin, dst, src, sharedTmpBuffer, count,
+                                      calIndex);
 }
 
 // ---- compare / select ----
@@ -340,6 +355,12 @@ d::VecArg sel_mask_arg(const LocalTensor<U>& selMask, uint64_t bits) {
     return {selMask.ub_ref(), uint32_t(sizeof(U)), (bits + 7) / 8, "selMask", false};
 }
 inline void select_barrier() { d::pipe_barrier("Select", PIPE_V); }
+// Select loads CMPMASK (mode 0 from selMask, modes 1 and 2 from a value it
+// builds in the reserve UB): afterwards the register holds nothing the kernel set.
+inline void select_clobbers_cmpmask() {
+    const uint64_t none[2] = {0, 0};
+    d::vec_set_cmpmask("Select", none, false);
+}
 }  // namespace sim_vec
 
 template <class T, class U>
@@ -368,6 +389,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (spr) sim_vec::num::select_repeating(dst.GetPhyAddr(), bits, perRepeat, src0.GetPhyAddr(), src1.GetPhyAddr(),
                                             size_t(count));
     else sim_vec::num::select(dst.GetPhyAddr(), bits, src0.GetPhyAddr(), src1.GetPhyAddr(), size_t(count));
+    sim_vec::select_clobbers_cmpmask();
     sim_vec::select_barrier();
 }
 
@@ -386,6 +408,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 3, true)) return;
     sim_vec::num::select_scalar(dst.GetPhyAddr(), reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr()),
                                 src0.GetPhyAddr(), src1, size_t(count));
+    sim_vec::select_clobbers_cmpmask();
 }
 
 // ---- Gather: dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)], offsets in BYTES ----
@@ -395,6 +418,20 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
             const uint32_t srcBaseAddr, const uint32_t count) {
     static_assert(sim_vec::one_of_v<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
                   "Gather: A2/A3 support int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float");
+    // kernel_operator_vec_gather_intf_impl.h runs the high-dimension form: the full
+    // repeats (their number kept in a uint8_t), then the tail; the mask register
+    // keeps the last call's continuous mask.
+    constexpr uint32_t perRepeat = 256 / sizeof(T);
+    if (count / perRepeat > 255)
+        sim_vec::d::fail("Gather", "count needs more than 255 repeats",
+                         "count %u needs %u full repeats of %u elements; the count form keeps their number in a "
+                         "uint8_t and the NPU would compute only %u of them",
+                         count, count / perRepeat, perRepeat, (count / perRepeat) % 256);
+    if (count) {
+        uint64_t hi, lo;
+        sim_vec::mask_bits<T>(int32_t(count % perRepeat ? count % perRepeat : perRepeat), hi, lo);
+        sim_vec::d::vec_set_mask("Gather", hi, lo);
+    }
     const sim_vec::d::VecArg a[3] = {sim_vec::arg(srcOffset, count, "srcOffset", false),
                                      {src.ub_ref(), uint32_t(sizeof(T)), src.ub_ref().dataLen, "src", false, false},
                                      sim_vec::arg(dst, count, "dst", true)};

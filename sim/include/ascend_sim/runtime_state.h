@@ -350,6 +350,7 @@ struct Block {
     // MOV_PAD_VAL (SetPadValue, DataCopyPad with isPad)
     bool padRegSet = false;
     uint64_t padReg = 0;
+    VecMaskReg vecMask;  // SetVectorMask / SetMaskCount / SetMaskNorm (vec_repeat.cpp)
 
     // DCache (64-byte lines); cached/stale ordered for range queries on every DMA
     std::unordered_set<uint64_t> dirtyLines;

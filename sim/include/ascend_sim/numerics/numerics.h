@@ -10,3 +10,5 @@
 #include "vec_math.h"
 #include "reduce.h"
 #include "compare.h"
+#include "elementwise.h"
+#include "reduce_repeat.h"

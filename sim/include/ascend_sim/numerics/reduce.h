@@ -124,4 +124,24 @@ void reduce_max(const T* s, size_t n, T& maxv, uint32_t& idx) {
         }
 }
 
+// The smallest value and the smallest index holding it; the first NaN wins as in reduce_max.
+template <class T>
+void reduce_min(const T* s, size_t n, T& minv, uint32_t& idx) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, half>, "ReduceMin supports half and float");
+    minv = T(__builtin_inff());
+    idx = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float x = float(s[i]);
+        if (x != x) {
+            minv = s[i];
+            idx = uint32_t(i);
+            return;
+        }
+        if (x < float(minv) || i == 0) {
+            minv = s[i];
+            idx = uint32_t(i);
+        }
+    }
+}
+
 }  // namespace ascend_sim::numerics

@@ -1,0 +1,67 @@
+// The engine of the high-dimension (mask, repeatTime, strides) forms: the
+// runtime checks the call and returns the runs of active elements; each run
+// lies inside one 32 B block of every operand, so the numerics loop runs on
+// contiguous elements.
+#pragma once
+#include <cstdint>
+
+#include "device_runtime.h"
+#include "kernel_tensor.h"
+#include "kernel_vec_mask.h"
+
+namespace AscendC {
+namespace sim_vec {
+
+namespace d = ascend_sim::detail;
+
+template <class T>
+inline d::RepArg rep_arg(const LocalTensor<T>& t, uint32_t blkStride, uint32_t repStride, const char* role,
+                         bool write, bool trailsDst = false) {
+    return {t.ub_ref(), uint32_t(sizeof(T)), blkStride, repStride, role, write, trailsDst};
+}
+
+template <class T>
+inline T* at(const LocalTensor<T>& t, const d::RepArg& a, const d::RepRun& u) {
+    return reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(t.GetPhyAddr()) + d::rep_offset(a, u.repeat, u.first));
+}
+
+// f(run) for each active run of the instruction (none for a NOP).
+template <class F>
+inline void repeat(const char* api, d::VecOp op, const d::RepArg* a, int n, const d::RepShape& shape, F f) {
+    size_t count = 0;
+    const d::RepRun* runs = d::vec_repeat(api, op, a, n, shape, &count);
+    for (size_t i = 0; i < count; ++i) f(runs[i]);
+}
+
+template <class T, bool isSetMask, class M, class F>
+void rep_unary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask,
+               uint8_t repeatTime, const UnaryRepeatParams& p, F f) {
+    apply_mask<T, isSetMask>(api, mask);
+    const d::RepArg a[2] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
+    repeat(api, op, a, 2, {256 / uint32_t(sizeof(T)), repeatTime},
+           [&](const d::RepRun& u) { f(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
+}
+
+template <class T, bool isSetMask, class M, class F>
+void rep_binary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                const LocalTensor<T>& src1, const M& mask, uint8_t repeatTime, const BinaryRepeatParams& p,
+                bool src1TrailsDst, F f) {
+    apply_mask<T, isSetMask>(api, mask);
+    const d::RepArg a[3] = {rep_arg(src0, p.src0BlkStride, p.src0RepStride, "src0", false),
+                            rep_arg(src1, p.src1BlkStride, p.src1RepStride, "src1", false, src1TrailsDst),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
+    repeat(api, op, a, 3, {256 / uint32_t(sizeof(T)), repeatTime}, [&](const d::RepRun& u) {
+        f(at(dst, a[2], u), at(src0, a[0], u), at(src1, a[1], u), size_t(u.len));
+    });
+}
+
+template <class T, bool isSetMask, class M, class F>
+void rep_scalar(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalar,
+                const M& mask, uint8_t repeatTime, const UnaryRepeatParams& p, F f) {
+    rep_unary<T, isSetMask>(api, op, dst, src, mask, repeatTime, p,
+                            [&](T* o, const T* i, size_t n) { f(o, i, scalar, n); });
+}
+
+}  // namespace sim_vec
+}  // namespace AscendC
