@@ -403,11 +403,15 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
             }));
         L.parkGen.assign(blockDim, 0);
         for (uint32_t i = 0; i < blockDim; ++i) L.runnable.push_back(i);
-        for (uint32_t w = 0; w < tasks; ++w)
+        // The calling thread is one of the host threads (blocks run on fiber stacks,
+        // so its own stack size does not matter): a one-block launch wakes no thread.
+        for (uint32_t w = 1; w < tasks; ++w)
             BlockThreads::get().submit([&] {
                 run_fibers(L, ctx);
                 finish();
             });
+        run_fibers(L, ctx);
+        finish();
     } else {
         for (uint32_t w = 0; w < tasks; ++w)
             BlockThreads::get().submit([&] {
