@@ -183,6 +183,7 @@ int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t d
     q.pipeGen = b.pipeGen;
     const int32_t qid = int32_t(b.queues.size());
     const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
+    q.bufs.reserve(num);
     for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, pos, lenR, qid));
     b.queues.push_back(std::move(q));
     return qid;
