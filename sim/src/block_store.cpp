@@ -23,12 +23,18 @@ Block::Block(BlockStore& s)
       init(s.initNodes),
       bufs(std::move(s.bufs)),
       queues(std::move(s.queues)),
+      spareInts(std::move(s.spareInts)),
       dirtyLines(PoolAllocator<uint64_t>(&s.lineNodes)),
       cachedLines(PoolAllocator<uint64_t>(&s.lineNodes)),
       staleLines(PoolAllocator<uint64_t>(&s.lineNodes)),
       records(std::move(s.records)),
       scalarReadsSeen(std::move(s.scalarReadsSeen)) {
     bufs.clear();
+    for (Queue& q : queues)
+        for (std::vector<int32_t>* v : {&q.bufs, &q.ring}) {
+            v->clear();
+            spareInts.push_back(std::move(*v));
+        }
     queues.clear();
     records.clear();
     scalarReadsSeen.clear();
@@ -37,6 +43,7 @@ Block::Block(BlockStore& s)
 Block::~Block() {
     store.bufs = std::move(bufs);
     store.queues = std::move(queues);
+    store.spareInts = std::move(spareInts);
     store.records = std::move(records);
     store.scalarReadsSeen = std::move(scalarReadsSeen);
 }

@@ -142,6 +142,8 @@ void end_block(Launch& L, Block& b, std::vector<uint8_t>& ended, std::vector<uin
 
 struct LaunchCtx {
     Launch* L;
+    const std::function<void()>* body;
+    size_t ubBytes;
     std::vector<uint8_t> ended;
     std::vector<uint32_t> endedSyncs;
     std::vector<std::vector<GmRecord>> lastEpoch;  // records of the barrier just passed
@@ -375,9 +377,10 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.epochRecords.assign(blockDim, {});
     LaunchCtx ctx;
     ctx.L = &L;
+    ctx.body = &body;
+    ctx.ubBytes = L.prof.ubBytes + 8192;
     ctx.ended.assign(blockDim, 0);
     ctx.endedSyncs.assign(blockDim, 0);
-    const size_t ubBytes = L.prof.ubBytes + 8192;
 
     std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the tasks)
     const uint32_t tasks = std::min(L.threads, blockDim);
@@ -392,16 +395,18 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     if (L.fiberMode) {
         ctx.fibers.reserve(blockDim);
         for (uint32_t i = 0; i < blockDim; ++i)
-            ctx.fibers.push_back(std::make_unique<Fiber>([&, i] {
+            // Two words of capture: std::function keeps them without allocating.
+            ctx.fibers.push_back(std::make_unique<Fiber>([c = &ctx, i] {
                 try {
-                    HeldStore store(ubBytes);
-                    run_block(ctx, i, *store.s, body);
+                    HeldStore store(c->ubBytes);
+                    run_block(*c, i, *store.s, *c->body);
                 } catch (...) {  // nothing may leave a fiber (UB allocation failure)
-                    L.record_failure(i, std::current_exception());
-                    L.abort_all();
+                    c->L->record_failure(i, std::current_exception());
+                    c->L->abort_all();
                 }
             }));
         L.parkGen.assign(blockDim, 0);
+        L.parked.reserve(blockDim);
         for (uint32_t i = 0; i < blockDim; ++i) L.runnable.push_back(i);
         // The calling thread is one of the host threads (blocks run on fiber stacks,
         // so its own stack size does not matter): a one-block launch wakes no thread.
@@ -416,7 +421,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
         for (uint32_t w = 0; w < tasks; ++w)
             BlockThreads::get().submit([&] {
                 {
-                    HeldStore store(ubBytes);
+                    HeldStore store(ctx.ubBytes);
                     for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, *store.s, body);
                 }
                 finish();

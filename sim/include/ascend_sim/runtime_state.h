@@ -336,6 +336,7 @@ struct BlockStore {
     // Lent to the Block (emptied) and returned with their capacity.
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
+    std::vector<std::vector<int32_t>> spareInts;
     std::vector<GmRecord> records;
     SeenSet scalarReadsSeen{PoolAllocator<uint64_t>(&seenNodes)};
 };
@@ -371,6 +372,9 @@ struct Block {
     uint32_t bufCount = 0;
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
+    // Empty vectors, with the capacity the last launch's queues gave them, for
+    // this launch's queues (spare_ints in queues.cpp).
+    std::vector<std::vector<int32_t>> spareInts;
 
     // events
     EventSlot events[kEvents][8];
