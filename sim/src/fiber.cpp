@@ -68,7 +68,7 @@ StackPool& stack_pool() {
 // where a new fiber's first switch returns to: entry(rbx) from the address in r12.
 extern "C" void ascend_sim_switch_stacks(void** from, void* to);
 asm(R"(
-    .text
+    .pushsection .text
     .p2align 4
     .globl ascend_sim_switch_stacks
     .hidden ascend_sim_switch_stacks
@@ -106,6 +106,7 @@ ascend_sim_fiber_start:
     callq *%r12
     ud2
     .size ascend_sim_fiber_start, .-ascend_sim_fiber_start
+    .popsection
 )");
 extern "C" void ascend_sim_fiber_start();
 #endif

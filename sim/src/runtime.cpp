@@ -9,7 +9,6 @@
 // host_threads() workers instead (blockDim may be up to 65535).
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <deque>
