@@ -3,31 +3,16 @@
 // DataCacheCleanAndInvalid; GetValue may keep a line that MTE3 or another core
 // later overwrites (stale). The simulator writes through immediately and
 // reports the accesses whose result would differ on the NPU.
-#include <algorithm>
-#include <set>
-
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
 
 namespace {
-// Calls f(line) for every line of `set` within [loLine, hiLine].
+// Calls f(line) for every line of `set` within [loLine, hiLine]: O(log n + hits),
+// however large the range (an MTE3 write of a 40 KB tile spans 650 lines; a
+// block that gathered weight[t_i] by GetValue caches thousands).
 template <class F>
-void lines_in(const std::unordered_set<uint64_t>& set, uint64_t loLine, uint64_t hiLine, F f) {
-    if (set.empty()) return;
-    if (hiLine - loLine + 1 <= set.size()) {
-        for (uint64_t l = loLine; l <= hiLine; ++l)
-            if (set.count(l)) f(l);
-    } else {
-        for (uint64_t l : set)
-            if (l >= loLine && l <= hiLine) f(l);
-    }
-}
-// Ordered sets: O(log n + hits), however large the range (an MTE3 write of a
-// 40 KB tile spans 650 lines; a block that gathered weight[t_i] by GetValue
-// caches thousands).
-template <class F>
-void lines_in(const std::set<uint64_t>& set, uint64_t loLine, uint64_t hiLine, F f) {
+void lines_in(const LineSet& set, uint64_t loLine, uint64_t hiLine, F f) {
     for (auto it = set.lower_bound(loLine); it != set.end() && *it <= hiLine; ++it) f(*it);
 }
 
@@ -101,7 +86,7 @@ void dcci(const char* api, const void* gm, bool entire) {
 
 void dcache_end(Block& b) {
     if (b.dirtyLines.empty()) return;
-    const uint64_t first = *std::min_element(b.dirtyLines.begin(), b.dirtyLines.end());
+    const uint64_t first = *b.dirtyLines.begin();
     fail("kernel end", "dirty DCache lines at kernel end",
          "%zu DCache line(s) written by GlobalTensor::SetValue were never cleaned, first GM %s; SetValue is not "
          "written through on the NPU: call DataCacheCleanAndInvalid",

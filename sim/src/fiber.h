@@ -10,10 +10,17 @@
 // code running in a fiber must not keep a thread_local's address across yield()
 // (runtime.cpp reaches its thread_locals through out-of-line functions).
 // The body must not let an exception escape (run_block catches everything).
+//
+// On x86-64 a switch saves the callee-saved registers and the FPU control words
+// on the stack and swaps stack pointers: swapcontext also saves and restores the
+// signal mask, two system calls per switch, which were most of a small launch's
+// switching cost. Elsewhere ucontext is used.
 #pragma once
 #include <cstddef>
 #include <functional>
+#if !defined(__x86_64__)
 #include <ucontext.h>
+#endif
 
 namespace ascend_sim::detail {
 
@@ -31,13 +38,19 @@ public:
     bool finished() const { return finished_; }
 
 private:
-    static void entry(unsigned lo, unsigned hi);
-    void switch_out();  // fiber -> resumer (yield, and the end of the body)
+    static void entry(Fiber* f);  // the fiber's first frame: the body, then back for good
+    void start();                 // prepares the first switch into the fiber
+    void switch_out();            // fiber -> resumer (yield, and the end of the body)
 
     std::function<void()> body_;
     void* stack_ = nullptr;
     size_t stackBytes_ = 0;
+#if defined(__x86_64__)
+    void* sp_ = nullptr;        // the fiber's stack pointer while it is switched out
+    void* callerSp_ = nullptr;  // the resumer's while the fiber runs
+#else
     ucontext_t self_{}, caller_{};
+#endif
     bool started_ = false, finished_ = false;
     // AddressSanitizer's view of the stacks (unused without it).
     void* fakeStack_ = nullptr;

@@ -88,6 +88,14 @@ void alloc_ub(const char* api, Block& b, uint32_t num, uint32_t len, uint32_t& l
     }
 }
 
+// An empty vector, with capacity from an earlier launch's queue if there is one.
+std::vector<int32_t> spare_ints(Block& b) {
+    if (b.spareInts.empty()) return {};
+    std::vector<int32_t> v = std::move(b.spareInts.back());
+    b.spareInts.pop_back();
+    return v;
+}
+
 int32_t push_buffer(Block& b, uint8_t pos, uint32_t lenR, int32_t queueId) {
     Buffer f;
     f.offset = uint32_t(b.ubNext);
@@ -187,10 +195,13 @@ int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t d
                           : TPosition(dst) == TPosition::GM ? AscendC::HardEvent::MTE3_V
                                                             : AscendC::HardEvent::MTE3_MTE2);
     q.depth = depth;
+    q.ring = spare_ints(b);
     q.ring.assign(size_t(depth), -1);
     q.pipeGen = b.pipeGen;
     const int32_t qid = int32_t(b.queues.size());
     const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
+    q.bufs = spare_ints(b);
+    q.bufs.reserve(num);
     for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, pos, lenR, qid));
     b.queues.push_back(std::move(q));
     return qid;

@@ -9,7 +9,6 @@
 // host_threads() workers instead (blockDim may be up to 65535).
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <deque>
@@ -44,60 +43,29 @@ KernelCounters& KernelCounters::operator+=(const KernelCounters& o) {
 namespace detail {
 
 namespace {
-thread_local LaunchStats t_last;
+// The calling thread's last launch. Its counters' by-op maps are built when
+// asked for (last_launch_stats), not per block per launch.
+struct LastLaunch {
+    LaunchStats stats;            // vectorRepeatsByOp still empty
+    std::vector<OpRepeats> ops;   // per block
+};
+thread_local LastLaunch t_last;
+
+void fill_by_op(KernelCounters& c, const OpRepeats& ops) {
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i]) c.vectorRepeatsByOp[vec_op_name(VecOp(i))] = ops[i];
+}
 
 // Thrown into blocks waiting in SyncAll when another block failed.
 struct AbortLaunch {};
 
-// Block UBs come from a process-wide free list, so a launch does not map and
-// unmap (and page-fault in) a fresh 200 KB per block: that cost more than the
-// whole kernel at small sizes. Contents are reset per block (0xFF) anyway.
-class UbPool {
-public:
-    uint8_t* take(size_t bytes) {
-        {
-            std::lock_guard<std::mutex> lk(mu_);
-            for (size_t i = free_.size(); i-- > 0;)
-                if (free_[i].second == bytes) {
-                    uint8_t* p = free_[i].first;
-                    free_[i] = free_.back();
-                    free_.pop_back();
-                    return p;
-                }
-        }
-        auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-        if (!p) throw std::bad_alloc();
-        return p;
-    }
-    void give(uint8_t* p, size_t bytes) {
-        std::lock_guard<std::mutex> lk(mu_);
-        if (free_.size() < kMaxCached) {
-            free_.emplace_back(p, bytes);
-            return;
-        }
-        std::free(p);
-    }
-    ~UbPool() {
-        for (auto& f : free_) std::free(f.first);
-    }
-
-private:
-    static constexpr size_t kMaxCached = 128;  // enough for 64 resident blocks twice over (~33 MB at most)
-    std::mutex mu_;
-    std::vector<std::pair<uint8_t*, size_t>> free_;
-};
-UbPool& ub_pool() {
-    static UbPool* pool = new UbPool;  // never destroyed: blocks of detached launches may still return UBs
-    return *pool;
-}
-
-struct UbMemory {
-    uint8_t* p = nullptr;
-    size_t n = 0;
-    explicit UbMemory(size_t bytes) : p(ub_pool().take(bytes)), n(bytes) {}
-    ~UbMemory() { ub_pool().give(p, n); }
-    UbMemory(const UbMemory&) = delete;
-    UbMemory& operator=(const UbMemory&) = delete;
+// A store held for one host task or fiber.
+struct HeldStore {
+    std::unique_ptr<BlockStore> s;
+    explicit HeldStore(size_t ubBytes) : s(take_store(ubBytes)) {}
+    ~HeldStore() { give_store(std::move(s)); }
+    HeldStore(const HeldStore&) = delete;
+    HeldStore& operator=(const HeldStore&) = delete;
 };
 
 // Host threads are kept between launches: creating and tearing down threads per
@@ -173,6 +141,8 @@ void end_block(Launch& L, Block& b, std::vector<uint8_t>& ended, std::vector<uin
 
 struct LaunchCtx {
     Launch* L;
+    const std::function<void()>* body;
+    size_t ubBytes;
     std::vector<uint8_t> ended;
     std::vector<uint32_t> endedSyncs;
     std::vector<std::vector<GmRecord>> lastEpoch;  // records of the barrier just passed
@@ -206,13 +176,12 @@ void wake_parked(Launch& L) {
     L.workCv.notify_all();
 }
 
-void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<void()>& body) {
+void run_block(LaunchCtx& ctx, uint32_t idx, BlockStore& store, const std::function<void()>& body) {
     Launch& L = *ctx.L;
-    Block b;
+    Block b(store);
     b.launch = &L;
     b.idx = idx;
     b.num = L.blockDim;
-    b.ub = ub;
     b.ubUsable = L.prof.ubBytes;
     b.ubTotal = L.prof.ubBytes + 8192;
     b.initcheck = L.initcheck;
@@ -220,7 +189,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
     // Unwritten UB reads as 0xFF bytes (NaN; what the initcheck, when switched off,
     // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
     // first hands it out (queues.cpp).
-    std::memset(ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
+    std::memset(b.ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
     set_block_tls(&b, &ctx);
     try {
         body();
@@ -243,11 +212,10 @@ void run_block(LaunchCtx& ctx, uint32_t idx, uint8_t* ub, const std::function<vo
             }
         }
     }
-    for (size_t i = 0; i < size_t(VecOp::COUNT); ++i)
-        if (b.repeatsByOp[i]) b.ctr.vectorRepeatsByOp[vec_op_name(VecOp(i))] = b.repeatsByOp[i];
     sort_gm_records(b.records);
     std::lock_guard<std::mutex> lk(L.mu);
     L.perBlock[idx] = b.ctr;
+    L.perBlockOps[idx] = b.repeatsByOp;
     L.blockUsed[idx] = b.used;
     auto& rec = L.epochRecords[idx];
     rec.insert(rec.end(), b.records.begin(), b.records.end());
@@ -426,13 +394,15 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.initcheck = initcheck_enabled();
     L.autoSync = auto_sync_enabled();
     L.perBlock.assign(blockDim, {});
+    L.perBlockOps.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);
     L.epochRecords.assign(blockDim, {});
     LaunchCtx ctx;
     ctx.L = &L;
+    ctx.body = &body;
+    ctx.ubBytes = L.prof.ubBytes + 8192;
     ctx.ended.assign(blockDim, 0);
     ctx.endedSyncs.assign(blockDim, 0);
-    const size_t ubBytes = L.prof.ubBytes + 8192;
 
     std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the tasks)
     const uint32_t tasks = std::min(L.threads, blockDim);
@@ -447,28 +417,34 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     if (L.fiberMode) {
         ctx.fibers.reserve(blockDim);
         for (uint32_t i = 0; i < blockDim; ++i)
-            ctx.fibers.push_back(std::make_unique<Fiber>([&, i] {
+            // Two words of capture: std::function keeps them without allocating.
+            ctx.fibers.push_back(std::make_unique<Fiber>([c = &ctx, i] {
                 try {
-                    UbMemory ub(ubBytes);
-                    run_block(ctx, i, ub.p, body);
+                    HeldStore store(c->ubBytes);
+                    run_block(*c, i, *store.s, *c->body);
                 } catch (...) {  // nothing may leave a fiber (UB allocation failure)
-                    L.record_failure(i, std::current_exception());
-                    L.abort_all();
+                    c->L->record_failure(i, std::current_exception());
+                    c->L->abort_all();
                 }
             }));
         L.parkGen.assign(blockDim, 0);
+        L.parked.reserve(blockDim);
         for (uint32_t i = 0; i < blockDim; ++i) L.runnable.push_back(i);
-        for (uint32_t w = 0; w < tasks; ++w)
+        // The calling thread is one of the host threads (blocks run on fiber stacks,
+        // so its own stack size does not matter): a one-block launch wakes no thread.
+        for (uint32_t w = 1; w < tasks; ++w)
             BlockThreads::get().submit([&] {
                 run_fibers(L, ctx);
                 finish();
             });
+        run_fibers(L, ctx);
+        finish();
     } else {
         for (uint32_t w = 0; w < tasks; ++w)
             BlockThreads::get().submit([&] {
                 {
-                    UbMemory ub(ubBytes);
-                    for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, ub.p, body);
+                    HeldStore store(ctx.ubBytes);
+                    for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, *store.s, body);
                 }
                 finish();
             });
@@ -496,7 +472,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
         s.blocksUsed += L.blockUsed[i];
     }
     s.perBlock = std::move(L.perBlock);
-    t_last = std::move(s);
+    t_last.stats = std::move(s);
+    t_last.ops = std::move(L.perBlockOps);
 
     if (!L.failures.empty()) {
         auto lowest = std::min_element(L.failures.begin(), L.failures.end(),
@@ -505,6 +482,16 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     }
 }
 
-LaunchStats last_launch_stats() { return detail::t_last; }
+LaunchStats last_launch_stats() {
+    using namespace detail;
+    LaunchStats s = t_last.stats;
+    OpRepeats sum{};
+    for (size_t b = 0; b < s.perBlock.size(); ++b) {
+        fill_by_op(s.perBlock[b], t_last.ops[b]);
+        for (size_t i = 0; i < sum.size(); ++i) sum[i] += t_last.ops[b][i];
+    }
+    fill_by_op(s.total, sum);
+    return s;
+}
 
 }  // namespace ascend_sim

@@ -250,6 +250,49 @@ XTEST(ub_limit_follows_the_profile) {
     ascend_sim::set_soc("");
 }
 
+// Blocks of later launches run on the stores (UB, pools, vector capacity) of
+// earlier ones: nothing else of a launch may reach the next. Here a leaked DCache
+// line would make the second launch's read after its own DMA "stale", and leaked
+// counters would show the first launch's Exp.
+XTEST(a_launch_starts_with_nothing_of_the_last) {
+    Gm<float> x(64, "x");
+    auto kernel = [&](bool first) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 32);
+        auto t = b.Get<float>();
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(x.p, 64);
+        const uint32_t at = uint32_t(GetBlockIdx()) * 16;
+        if (first) {
+            XCHECK_EQ(g.GetValue(at), 0.0f);  // caches the line
+            Duplicate(t, 1.0f, 8);
+            PipeBarrier<PIPE_V>();
+            Exp(t, t, 8);
+            return;
+        }
+        Duplicate(t, 2.0f, 8);
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(g[at], t, 8);
+        SetFlag<HardEvent::MTE3_S>(0);
+        WaitFlag<HardEvent::MTE3_S>(0);
+        XCHECK_EQ(g.GetValue(at), 2.0f);
+    };
+    for (uint32_t threads : {1u, 2u}) {
+        ascend_sim::set_threads(threads);
+        for (int i = 0; i < 64; ++i) x.p[i] = 0.0f;
+        run_kernel("first", 2, [&] { kernel(true); });
+        XCHECK_EQ(ascend_sim::last_launch_stats().total.vectorRepeatsByOp.count("Exp"), 1u);
+        run_kernel("second", 2, [&] { kernel(false); });
+        const auto s = ascend_sim::last_launch_stats();
+        XCHECK_EQ(s.total.vectorRepeatsByOp.count("Exp"), 0u);
+        XCHECK_EQ(s.total.vectorRepeatsByOp.at("Duplicate"), 2u);
+        XCHECK_EQ(s.perBlock[1].dmaOut, 1u);
+    }
+    ascend_sim::set_threads(0);
+}
+
 XTEST(concurrent_launches_from_two_host_threads) {
     Gm<float> a(48 * 8, "a"), b(48 * 8, "b"), ra(48 * 8, "ra"), rb(48 * 8, "rb");
     std::atomic<int> ok{0};

@@ -56,7 +56,7 @@ struct Cell {
 // Fixed-size node recycling for the range maps: a block inserts and erases
 // thousands of segments per launch, and the general-purpose allocator (shared
 // with the other block threads) cost more than the map operations themselves.
-// One pool per RangeMap, used by one block thread only: no locking.
+// A pool belongs to one BlockStore, used by one block at a time: no locking.
 class NodePool {
 public:
     NodePool() = default;
@@ -132,7 +132,7 @@ struct PoolAllocator {
 class RangeMap {
 public:
     using Map = std::map<uint64_t, Cell, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, Cell>>>;
-    RangeMap() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) {
+    explicit RangeMap(NodePool& pool) : m_(Map::key_compare(), Map::allocator_type(&pool)) {
         m_.emplace(0, Cell{});
         forget();
     }
@@ -173,7 +173,6 @@ private:
         for (int i = 0; i < kFingers; ++i) drop_finger(i);
         nextFinger_ = 0;
     }
-    std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
     Map m_;
     Map::iterator finger_[kFingers];
     // While finger_[i] != end, its segment is [fingerKey_[i], fingerEnd_[i]).
@@ -193,7 +192,8 @@ private:
 class InitShadow {
 public:
     using Map = std::map<uint64_t, uint64_t, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, uint64_t>>>;
-    InitShadow() : pool_(new NodePool), m_(Map::key_compare(), Map::allocator_type(pool_.get())) {}
+    explicit InitShadow(NodePool& pool) : m_(Map::key_compare(), Map::allocator_type(&pool)) {}
+    InitShadow() : own_(new NodePool), m_(Map::key_compare(), Map::allocator_type(own_.get())) {}
     // Were all bytes of [lo, hi) written?
     bool written(uint64_t lo, uint64_t hi) { return cached(lo, hi) || first_unwritten(lo, hi) == hi; }
     // The first byte of [lo, hi) never written, hi if none.
@@ -225,7 +225,7 @@ private:
         for (auto& c : cache_) c = {0, 0};
     }
     void mark_slow(uint64_t lo, uint64_t hi);
-    std::unique_ptr<NodePool> pool_;  // declared before m_: destroyed after it
+    std::unique_ptr<NodePool> own_;  // without a store's pool; declared before m_: destroyed after it
     Map m_;
     struct Range {
         uint64_t lo, hi;
@@ -238,6 +238,7 @@ enum class Space : uint8_t { UB, GM };
 
 class HazardTracker {
 public:
+    HazardTracker(NodePool& ubPool, NodePool& gmPool) : ub_(ubPool), gm_(gmPool) {}
     Instr issue(Pipe p, const char* op);
     // Checks an access of [lo, hi) by instruction in against the recorded ones,
     // throws SimViolation on an unordered pair, then records it.
@@ -316,7 +317,40 @@ struct EventSlot {
 
 struct Launch;
 
+using OpRepeats = std::array<uint64_t, size_t(VecOp::COUNT)>;
+// DCache line numbers, ordered for range queries on every DMA.
+using LineSet = std::set<uint64_t, std::less<uint64_t>, PoolAllocator<uint64_t>>;
+using SeenSet = std::unordered_set<uint64_t, std::hash<uint64_t>, std::equal_to<uint64_t>, PoolAllocator<uint64_t>>;
+
+// The memory a block runs in, kept between launches (runtime.cpp pools the
+// stores): its UB, the node pools of its maps and sets, and the capacity its
+// vectors and hash buckets grew to. Constructing and destroying those per block
+// per launch cost a small launch about a quarter of its time in malloc and
+// free. A store keeps memory only: each launch's Block starts empty on it.
+struct BlockStore {
+    explicit BlockStore(size_t ubBytes);
+    ~BlockStore();
+    BlockStore(const BlockStore&) = delete;
+    BlockStore& operator=(const BlockStore&) = delete;
+
+    uint8_t* ub;
+    size_t ubBytes;
+    NodePool ubCells, gmCells, initNodes, lineNodes, seenNodes;
+    // Lent to the Block (emptied) and returned with their capacity.
+    std::vector<Buffer> bufs;
+    std::vector<Queue> queues;
+    std::vector<std::vector<int32_t>> spareInts;
+    std::vector<GmRecord> records;
+    SeenSet scalarReadsSeen{PoolAllocator<uint64_t>(&seenNodes)};
+};
+
 struct Block {
+    explicit Block(BlockStore& s);
+    ~Block();
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+
+    BlockStore& store;
     Launch* launch = nullptr;
     uint32_t idx = 0, num = 1;
     uint8_t* ub = nullptr;   // this block's UB (ubTotal bytes)
@@ -324,9 +358,9 @@ struct Block {
     uint64_t ubTotal = 0;    // usable + the 8 KiB API reserve
     uint64_t ubFilled = 0;   // [0, ubFilled) has been set to 0xFF (lazily, by InitBuffer)
 
-    // counters
+    // counters (the by-op map of ctr stays empty: repeatsByOp, keyed by VecOp)
     KernelCounters ctr;
-    uint64_t repeatsByOp[size_t(VecOp::COUNT)] = {};
+    OpRepeats repeatsByOp{};
     bool used = false;
 
     HazardTracker hz;
@@ -342,6 +376,9 @@ struct Block {
     uint32_t bufCount = 0;
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
+    // Empty vectors, with the capacity the last launch's queues gave them, for
+    // this launch's queues (spare_ints in queues.cpp).
+    std::vector<std::vector<int32_t>> spareInts;
 
     // events
     EventSlot events[kEvents][8];
@@ -352,13 +389,12 @@ struct Block {
     uint64_t padReg = 0;
     VecMaskReg vecMask;  // SetVectorMask / SetMaskCount / SetMaskNorm (vec_repeat.cpp)
 
-    // DCache (64-byte lines); cached/stale ordered for range queries on every DMA
-    std::unordered_set<uint64_t> dirtyLines;
-    std::set<uint64_t> cachedLines, staleLines;
+    // DCache (64-byte lines)
+    LineSet dirtyLines, cachedLines, staleLines;
 
     // GM records of the current SyncAll epoch
     std::vector<GmRecord> records;
-    std::unordered_set<uint64_t> scalarReadsSeen;  // (address * 16 + bytes) of scalar reads recorded this epoch
+    SeenSet scalarReadsSeen;  // (address * 16 + bytes) of scalar reads recorded this epoch
     uint32_t syncAlls = 0;
     void* sysWorkspace = nullptr;
 };
@@ -400,11 +436,16 @@ struct Launch {
     std::mutex failMu;
     std::vector<std::pair<uint32_t, std::exception_ptr>> failures;
     std::vector<KernelCounters> perBlock;
+    std::vector<OpRepeats> perBlockOps;
     std::vector<uint8_t> blockUsed;
 
     void record_failure(uint32_t block, std::exception_ptr e);
     void abort_all();
 };
+
+// block_store.cpp: a store with ubBytes of UB from the process-wide free list, and back.
+std::unique_ptr<BlockStore> take_store(size_t ubBytes);
+void give_store(std::unique_ptr<BlockStore> s);
 
 extern thread_local Block* tls_block;
 Block& cur(const char* api);  // throws outside a kernel
