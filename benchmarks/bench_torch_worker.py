@@ -52,8 +52,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout):
         msg = json.loads(line)
         if "case" in msg:
             backward = None  # frees the previous case's tensors first
-            x, target, weight = bench.make_inputs(torch, msg["case"])[:3]
-            backward = bench.torch_backward(torch, F, msg["case"], x, target, weight)
+            backward = bench.torch_backward(torch, F, msg["case"], *bench.make_inputs(torch, msg["case"])[:3])
             try:
                 backward()  # warm-up
                 reply = {"ready": True, "anon_huge_kib": _anon_huge_kib()}
