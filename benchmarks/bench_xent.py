@@ -541,7 +541,7 @@ def add_arguments(p):
     """The options (ascend-xent bench has the same)."""
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--quick", action="store_true",
-                      help="about a minute on an idle 2-core host: 4096 x 32000 in fp32 and bf16 with and "
+                      help="a short subset: 4096 x 32000 in fp32 and bf16 with and "
                            "without label smoothing, and nine other shapes and options")
     kind.add_argument("--headline", action="store_true",
                       help="the cases of the like-for-like headline table: 4096 x 32000 in every dtype with and "
