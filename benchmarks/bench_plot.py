@@ -2,9 +2,12 @@
 
 Every case is on it, in families: the cases without options by vocabulary C (a line over
 N as N x C grows), the cases with options (label smoothing, class weights, z-loss) by
-option set; a family has one marker. The colour is the contender: ours (blue, solid),
-PyTorch's CPU backward (orange, dashed) and torch.exp over the same tensor (grey,
-dotted), the floor of any single pass over it.
+option set; a family has one marker. The colour is the contender, each without an
+idle gap before its call: ours allocating its output (blue, solid) and into a
+preallocated one (light blue), PyTorch's CPU backward with its default allocator
+(orange, dashed) and with THP_MEM_ALLOC_ENABLE=1 (red, dashed), and torch.exp over
+the same tensor (grey, dotted), the floor of any single pass over it. Results from
+before the allocating contenders have only ours, PyTorch's default and torch.exp.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import sys
 
 DTYPES = ("fp32", "bf16", "fp16")
 MARKERS = "osD^vP*X<>h"
+LEGEND_IN = 4.4  # inches right of the panels for the legend
 # contender: (key in ns_per_elem, label, colour, line style, line width)
-CONTENDERS = (("ours", "ours (on the simulator)", "tab:blue", "-", 2.2),
+CONTENDERS = (("ours_alloc", "ours, allocating its output (on the simulator)", "tab:blue", "-", 2.2),
+              ("ours", "ours, into a preallocated output", "lightskyblue", "-", 1.5),
               ("torch_backward", "PyTorch CPU backward", "tab:orange", "--", 1.5),
-              ("exp", "torch.exp, same tensor (floor)", "0.5", ":", 1.5))
+              ("torch_backward_thp", "PyTorch CPU backward, THP_MEM_ALLOC_ENABLE=1", "tab:red", "--", 1.5),
+              ("exp", "torch.exp into a preallocated output (floor)", "0.5", ":", 1.5))
 
 
 def family(r) -> str:
@@ -46,6 +52,21 @@ def _ns(y, _pos=None) -> str:
     return f"{y:g}"
 
 
+def _conditions(meta) -> str:
+    """The idle gap and the host's load, for the title."""
+    # results without "kind" predate the gap variant: there every call came after the gap
+    gap = f"every call after a {meta['settle_ms']:g} ms idle gap" if "kind" not in meta and meta.get(
+        "settle_ms") else "no idle gap"
+    text = f"{gap}; {meta.get('cpus')} CPUs"
+    loads = {when: meta[f"loadavg_{when}"] for when in ("start", "end") if meta.get(f"loadavg_{when}")}
+    if loads:
+        text += "; load average over 1 / 5 / 15 minutes at the " + " and at the ".join(
+            f"{when}: " + " / ".join(f"{v:.1f}" for v in load) for when, load in loads.items())
+        if max(max(load) for load in loads.values()) > (meta.get("cpus") or 0):
+            text += " (above the CPU count: other work shared the CPUs)"
+    return text
+
+
 def plot(results, path, meta=None):
     """Draws ``results`` (the benchmark's cases) into ``path``; returns it, or None.
     ``meta`` (the results' machine record) adds the host and its load to the title."""
@@ -64,14 +85,14 @@ def plot(results, path, meta=None):
         return None
     families = sorted({family(r) for r in results}, key=_order)
     marker = {f: MARKERS[i % len(MARKERS)] for i, f in enumerate(families)}
-    fig, axes = plt.subplots(1, len(dtypes), figsize=(6.4 * len(dtypes) + 3.2, 5.4), squeeze=False,
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(6.4 * len(dtypes) + LEGEND_IN, 5.4), squeeze=False,
                              sharex=True, sharey=True)
     for ax, dt in zip(axes[0], dtypes):
         for f in families:
             pts = sorted((r for r in results if r["dtype"] == dt and family(r) == f),
                          key=lambda r: (r["n"] * r["c"], r["c"]))
             for key, _label, colour, ls, lw in CONTENDERS:
-                xy = [(r["n"] * r["c"], r["ns_per_elem"][key]) for r in pts if r["ns_per_elem"][key]]
+                xy = [(r["n"] * r["c"], r["ns_per_elem"][key]) for r in pts if r["ns_per_elem"].get(key)]
                 if xy:
                     ax.plot(*zip(*xy), ls=ls, lw=lw, marker=marker[f], ms=6, color=colour, alpha=0.9)
         ax.set_xscale("log")
@@ -84,17 +105,15 @@ def plot(results, path, meta=None):
         ax.set_title(f"{dt}, reduction mean", fontsize=11)
         ax.grid(True, which="major", alpha=0.4)
         ax.grid(True, which="minor", alpha=0.12)
-    styles = [Line2D([], [], color=colour, ls=ls, lw=lw, label=label) for _k, label, colour, ls, lw in CONTENDERS]
+    styles = [Line2D([], [], color=colour, ls=ls, lw=lw, label=label) for key, label, colour, ls, lw in CONTENDERS
+              if any(r["ns_per_elem"].get(key) for r in results)]
     fams = [Line2D([], [], color="k", ls="", marker=marker[f], ms=7, label=f) for f in families]
     fig.legend(handles=styles + fams, loc="center right", fontsize=9, frameon=False)
     title = "CrossEntropyLossGrad, time per element: lower is better (host CPU, interleaved runs)"
-    if meta and meta.get("loadavg_end"):
-        load = meta["loadavg_end"]
-        title += (f"\n{meta.get('cpus')} CPUs; load average at the end over 1 / 5 / 15 minutes: "
-                  + " / ".join(f"{v:.1f}" for v in load)
-                  + (" (above the CPU count: other work shared the CPUs)" if max(load) > (meta.get("cpus") or 0) else ""))
+    if meta:
+        title += "\n" + _conditions(meta)
     fig.suptitle(title, fontsize=12)
-    fig.tight_layout(rect=(0, 0, 1 - 3.0 / fig.get_figwidth(), 1))
+    fig.tight_layout(rect=(0, 0, 1 - LEGEND_IN / fig.get_figwidth(), 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

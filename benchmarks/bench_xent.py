@@ -2,37 +2,44 @@
 """Benchmark of CrossEntropyLossGrad on the Ascend C simulator against PyTorch's CPU backward.
 
 For each case, in the same process and interleaved rep by rep (the host is shared
-and noisy; every contender sees the same load):
+and noisy; every contender sees the same load; each rep starts at the next contender
+in turn, so none always follows the same one):
 
-  ours      ascend_xent.cross_entropy_loss_grad into a preallocated output (the aclnn
-            API on the simulator: tiling, launch of blockDim blocks on the host threads)
-  ours+alloc  the same call without out=: it allocates the output, as the autograd
-            path does, and pays its first touch (page faults, zeroing) like torch's
-            backward pays for its gradient; reported beside the target ratio
+  ours+alloc  ascend_xent.cross_entropy_loss_grad without out=: it allocates its
+            output, as the autograd path does, and pays its first touch (page faults,
+            zeroing) like torch's backward pays for its gradient
   torch     loss.backward() of F.cross_entropy with the same options (weight, label
-            smoothing; z-loss as + s * logsumexp^2), the forward excluded
+            smoothing; z-loss as + s * logsumexp^2), the forward excluded; PyTorch's
+            default CPU allocator
+  torch+THP the same backward in a worker process started with THP_MEM_ALLOC_ENABLE=1
+            (PyTorch's switch for 2 MiB pages in its CPU allocator, read when torch is
+            imported; bench_torch_worker.py), asked for one timed rep per rep
+  ours      the same call as ours+alloc into a preallocated output
   exp       torch.exp(log_prob, out=y): the floor of any single pass over the tensor
+  exp+alloc torch.exp(log_prob), allocating its result
   copy      y.copy_(log_prob): a memory copy of the same size (GB/s reference)
+  ours/torch after a gap  ours (preallocated) and torch, each after an idle gap
+            (--settle-ms, default 20; 0 leaves this variant out)
 
-Every timed call starts after an idle gap (--settle-ms, default 20). PyTorch's
-OpenMP workers spin-wait for several milliseconds after each parallel region;
-without the gap the contender that follows torch (ours: the simulator's block
-threads want both CPUs) shares the CPUs with a spinning thread, while torch's own
-calls find their workers hot. Measured on a 2-core host (bf16 4096x32000, an earlier
-kernel): ours 34.4 ms right after y.copy_, 31.7 ms after a 10 ms gap, 30.5 ms with no
-torch call in between. --settle-ms 0 measures without it.
+The like-for-like ratios are torch/ours+alloc and torch+THP/ours+alloc: both sides
+allocate, no call waits for an idle gap. The gap variant is reported because it
+measures something else: PyTorch's OpenMP workers spin-wait for several milliseconds
+after each parallel region, so a call right after a torch op shares the CPUs with a
+spinning thread (ours: the simulator's block threads want both CPUs), and after a
+gap each call starts with its threads asleep.
 
-Reported per case: medians of the times and of the per-rep ratios torch/ours and
-ours/exp, achieved GB/s (N*C*(in+out bytes) / time) against the copy's, the GM
-traffic from the simulator's counters against the minimum N*C*(in+out bytes) and
-against the minimum that includes the unavoidable per-row / per-column inputs,
-and (in a subprocess per case) the peak resident memory beyond the inputs and
-the output (VmHWM, see rss_child). Results go to <out-dir>/<name>.json and
-<name>.png, by default in a new directory ascend-xent-bench-<date>-<time> under the
-current one; existing files are never overwritten. The plot is drawn by bench_plot.py.
+Reported per case: medians of the times and of the per-rep ratios, achieved GB/s
+(N*C*(in+out bytes) / time of ours) against the copy's, the GM traffic from the
+simulator's counters against the minimum N*C*(in+out bytes) and against the minimum
+that includes the unavoidable per-row / per-column inputs, the load average at the
+case's start, and (in a subprocess per case) the peak resident memory beyond the
+inputs and the output (VmHWM, see rss_child). Results go to <out-dir>/<name>.json
+and <name>.png, by default in a new directory ascend-xent-bench-<date>-<time> under
+the current one; existing files are never overwritten. The plot is drawn by
+bench_plot.py.
 
-usage: bench_xent.py [--quick] [--name NAME] [--reps K] [--no-rss] [--no-plot] [--out-dir DIR]
-                     [--only TEXT] [--settle-ms MS] [--replot JSON]
+usage: bench_xent.py [--quick | --headline] [--name NAME] [--reps K] [--no-rss] [--no-plot]
+                     [--out-dir DIR] [--only TEXT] [--settle-ms MS] [--replot JSON]
        (ascend-xent bench wraps this script with the same options)
 """
 
@@ -67,7 +74,8 @@ TARGET_EXP_RATIO = 2.0    # ours / torch.exp
 TARGET_TRAFFIC = 1.02     # GM bytes / (N*C*(in+out))
 TARGET_RSS_MIB = 64.0     # peak resident memory beyond inputs and output
 
-DEFAULT_SETTLE_MS = 20.0  # idle gap before every timed call (see the module docstring)
+DEFAULT_SETTLE_MS = 20.0  # idle gap of the gap variant (see the module docstring)
+THP_ENV = {"THP_MEM_ALLOC_ENABLE": "1"}  # the torch+THP contender's worker environment
 
 
 # ----------------------------------------------------------------------------- cases
@@ -85,13 +93,23 @@ def _case(n, c, dtype, ls=0.0, weight=False, zloss=False, group="sweep"):
             "weight": weight, "zloss": zloss, "reduction": "mean"}
 
 
-def build_cases(quick: bool):
+# The like-for-like headline: the targets, fp16 for the torch.exp floor, weighted
+# smoothing against unweighted, the small problems and the row-packed shape.
+HEADLINE = ("fp32 4096x32000", "fp32 4096x32000 ls0.1", "bf16 4096x32000", "bf16 4096x32000 ls0.1",
+            "fp16 4096x32000", "fp16 4096x32000 ls0.1", "bf16 4096x32000 w+ls0.1",
+            "fp32 1x32000", "bf16 8x32000", "fp32 64x32000", "bf16 1x151936",
+            "fp32 131073x257", "fp32 131073x257 w+ls0.1", "fp16 131073x257", "fp16 131073x257 w+ls0.1",
+            "bf16 131073x257", "bf16 131073x257 w+ls0.1")
+
+
+def build_cases(kind="full"):
+    """The cases of a run: "full", "quick" or "headline" (a subset of "full")."""
     cases = []
     n, c = TARGET_SHAPE
     for dt in ("fp32", "bf16"):
         for ls in (0.0, 0.1):
             cases.append(_case(n, c, dt, ls, group="target"))
-    if quick:
+    if kind == "quick":
         # Two small row counts per dtype: with 4096 rows, a line over N x C in the plot.
         cases += [_case(rows, 32000, dt) for dt in ("fp32", "bf16") for rows in (1, 256)]
         cases += [_case(1024, 151936, "bf16"),
@@ -109,7 +127,7 @@ def build_cases(quick: bool):
     # Vocabulary x rows sweep (elements capped so the run stays at a few minutes).
     for dt in ("fp32", "bf16"):
         for v in VOCABS:
-            for rows in (1, 64, 1024, 4096, 16384):
+            for rows in (1, 8, 64, 1024, 4096, 16384):
                 if (rows, v) == TARGET_SHAPE:
                     continue
                 cap = 2 ** 29 if (dt == "bf16" and v == 32000) else 2 ** 28
@@ -117,10 +135,12 @@ def build_cases(quick: bool):
                     continue
                 cases.append(_case(rows, v, dt))
     # The vendor's test shapes.
-    for dt in ("fp32", "bf16"):
+    for dt in ("fp32", "fp16", "bf16"):
         for shape in ((257, 131073), (131073, 257)):
             cases.append(_case(*shape, dt, group="vendor"))
             cases.append(_case(*shape, dt, 0.1, weight=True, group="vendor"))
+    if kind == "headline":
+        cases = [k for k in cases if k["name"] in HEADLINE]
     return cases
 
 
@@ -196,13 +216,42 @@ def unavoidable_extra_bytes(case):
 
 # ----------------------------------------------------------------------------- one case
 
-def run_case(case, reps, torch, F, xent, settle_s):
-    x, target, weight, log_prob, lse = make_inputs(torch, case)
-    dt = log_prob.dtype
+def torch_backward(torch, F, case, x, target, weight):
+    """A function timing one loss.backward() of PyTorch's cross entropy with the case's
+    options, after its forward (not timed) and an idle gap of gap_s seconds; the
+    previous gradient is dropped first, so every backward allocates its own."""
     ls, zl = case["label_smoothing"], case["zloss"]
+    xr = x.detach().requires_grad_()
+    w_t = weight.to(x.dtype) if weight is not None else None
+
+    def seconds(gap_s=0.0):
+        xr.grad = None
+        loss = F.cross_entropy(xr, target, weight=w_t, label_smoothing=ls)
+        if zl:
+            loss = loss + ZLOSS_SCALE * (torch.logsumexp(xr.float(), dim=-1) ** 2).mean()
+        if gap_s:
+            time.sleep(gap_s)
+        t0 = time.perf_counter()
+        loss.backward()
+        return time.perf_counter() - t0
+
+    return seconds
+
+
+def _median_ratio(times, num, den):
+    if num not in times or den not in times:
+        return None
+    return statistics.median(a / b for a, b in zip(times[num], times[den]))
+
+
+def run_case(case, reps, torch, F, xent, settle_s, thp=None):
+    """Times the contenders of the module docstring; ``thp`` is the THP worker (or None)."""
+    loadavg = os.getloadavg()
+    x, target, weight, log_prob, lse = make_inputs(torch, case)
+    ls = case["label_smoothing"]
     out = torch.empty_like(log_prob)
     y = torch.empty_like(log_prob)
-    z_scale = ZLOSS_SCALE if zl else 0.0
+    z_scale = ZLOSS_SCALE if case["zloss"] else 0.0
 
     def ours():
         xent.cross_entropy_loss_grad(1.0, log_prob, target, weight, None, lse, "mean", -100, ls, z_scale, out=out)
@@ -210,70 +259,67 @@ def run_case(case, reps, torch, F, xent, settle_s):
     def ours_alloc():
         xent.cross_entropy_loss_grad(1.0, log_prob, target, weight, None, lse, "mean", -100, ls, z_scale)
 
-    xr = x.detach().requires_grad_()
-    w_t = weight.to(dt) if weight is not None else None
-
-    def torch_forward():
-        loss = F.cross_entropy(xr, target, weight=w_t, label_smoothing=ls)
-        if zl:
-            loss = loss + ZLOSS_SCALE * (torch.logsumexp(xr.float(), dim=-1) ** 2).mean()
-        return loss
-
-    def torch_backward_seconds():
-        xr.grad = None
-        loss = torch_forward()
-        time.sleep(settle_s)
-        t0 = time.perf_counter()
-        loss.backward()
-        return time.perf_counter() - t0
-
-    def timed(f):
-        time.sleep(settle_s)
+    def timed(f, gap_s=0.0):
+        if gap_s:
+            time.sleep(gap_s)
         t0 = time.perf_counter()
         f()
         return time.perf_counter() - t0
 
+    backward = torch_backward(torch, F, case, x, target, weight)
+    contenders = {
+        "ours_alloc": lambda: timed(ours_alloc),
+        "torch_backward": backward,
+        "ours": lambda: timed(ours),
+        "exp": lambda: timed(lambda: torch.exp(log_prob, out=y)),
+        "exp_alloc": lambda: timed(lambda: torch.exp(log_prob)),
+        "copy": lambda: timed(lambda: y.copy_(log_prob)),
+    }
+    if settle_s:
+        contenders["ours_gap"] = lambda: timed(ours, settle_s)
+        contenders["torch_backward_gap"] = lambda: backward(settle_s)
+    errors = {}
+    if thp is not None:
+        ready = thp.start_case(case)
+        if "error" in ready:
+            errors["torch_backward_thp"] = ready["error"]
+        else:
+            contenders["torch_backward_thp"] = thp.rep
     # warm-up: first touch of every buffer, thread pools, the simulator's block threads
     ours()
     stats = xent.last_launch_stats() or {}
-    torch_ok = True
-    try:
-        torch_backward_seconds()
-    except (RuntimeError, TypeError) as e:  # e.g. a dtype PyTorch's CPU kernels lack
-        torch_ok = False
-        torch_error = str(e).splitlines()[0]
-    torch.exp(log_prob, out=y)
-    y.copy_(log_prob)
-
-    ours_alloc()
-    t_ours, t_alloc, t_torch, t_exp, t_copy = [], [], [], [], []
-    for _ in range(reps):
-        t_ours.append(timed(ours))
-        t_alloc.append(timed(ours_alloc))
-        if torch_ok:
-            t_torch.append(torch_backward_seconds())
-        t_exp.append(timed(lambda: torch.exp(log_prob, out=y)))
-        t_copy.append(timed(lambda: y.copy_(log_prob)))
+    for k in list(contenders):
+        try:
+            contenders[k]()
+        except (RuntimeError, TypeError) as e:  # e.g. a dtype PyTorch's CPU kernels lack
+            errors[k] = str(e).splitlines()[0]
+            del contenders[k]
+    names = list(contenders)
+    times = {k: [] for k in names}
+    for i in range(reps):
+        start = i % len(names)
+        for k in names[start:] + names[:start]:
+            times[k].append(contenders[k]())
 
     n, c, es = case["n"], case["c"], ELEM_BYTES[case["dtype"]]
     elems = n * c
     min_bytes = elems * 2 * es
     gm = int(stats.get("gm_read_bytes", 0)) + int(stats.get("gm_write_bytes", 0))
-    med = statistics.median
+    med = {k: statistics.median(v) for k, v in times.items()}
     r = dict(case)
     r.update({
-        "reps": reps,
-        "ours_s": med(t_ours), "ours_min_s": min(t_ours), "ours_alloc_s": med(t_alloc),
-        "torch_backward_s": med(t_torch) if t_torch else None,
-        "exp_s": med(t_exp), "copy_s": med(t_copy),
-        "speedup_vs_torch": med([a / b for a, b in zip(t_torch, t_ours)]) if t_torch else None,
-        "speedup_vs_torch_alloc": med([a / b for a, b in zip(t_torch, t_alloc)]) if t_torch else None,
-        "ours_over_exp": med([a / b for a, b in zip(t_ours, t_exp)]),
-        "ours_gbps": min_bytes / med(t_ours) / 1e9,
-        "copy_gbps": min_bytes / med(t_copy) / 1e9,
-        "ns_per_elem": {"ours": med(t_ours) / elems * 1e9,
-                        "torch_backward": med(t_torch) / elems * 1e9 if t_torch else None,
-                        "exp": med(t_exp) / elems * 1e9, "copy": med(t_copy) / elems * 1e9},
+        "reps": reps, "loadavg": loadavg,
+        "median_s": med, "ours_min_s": min(times["ours"]),
+        # per-rep ratios, then their median; the first two are the like-for-like ones
+        "ratios": {"torch/ours_alloc": _median_ratio(times, "torch_backward", "ours_alloc"),
+                   "torch_thp/ours_alloc": _median_ratio(times, "torch_backward_thp", "ours_alloc"),
+                   "torch/ours": _median_ratio(times, "torch_backward", "ours"),
+                   "torch_gap/ours_gap": _median_ratio(times, "torch_backward_gap", "ours_gap"),
+                   "ours/exp": _median_ratio(times, "ours", "exp"),
+                   "ours_alloc/exp_alloc": _median_ratio(times, "ours_alloc", "exp_alloc")},
+        "ours_gbps": min_bytes / med["ours"] / 1e9,
+        "copy_gbps": min_bytes / med["copy"] / 1e9,
+        "ns_per_elem": {k: v / elems * 1e9 for k, v in med.items()},
         "gm_bytes": gm,
         "min_bytes": min_bytes,
         "min_bytes_with_row_col_inputs": min_bytes + unavoidable_extra_bytes(case),
@@ -286,9 +332,10 @@ def run_case(case, reps, torch, F, xent, settle_s):
                                                "blocks_used", "ub_peak_bytes")},
         "host_threads": stats.get("host_threads"),
     })
-    if not torch_ok:
-        r["torch_error"] = torch_error
-    del x, xr, log_prob, out, y
+    if errors:
+        r["errors"] = errors
+    if thp is not None and "anon_huge_kib" in ready:
+        r["thp_worker_anon_huge_kib"] = ready["anon_huge_kib"]
     return r
 
 
@@ -367,15 +414,17 @@ def measure_rss(case):
 # ----------------------------------------------------------------------------- report
 
 def summarize_targets(results):
-    rows = [r for r in results if r["group"] == "target"]
+    """The 4096 x 32000 targets, on the like-for-like ratio (both sides allocating, no gap)."""
     out = []
-    for r in rows:
+    for r in (r for r in results if r["group"] == "target"):
         rss = (r.get("rss") or {}).get("extra_mib")
+        q = r["ratios"]
         out.append({
             "case": r["name"],
-            "speedup_vs_torch": r["speedup_vs_torch"], "speedup_ok": (r["speedup_vs_torch"] or 0) >= TARGET_SPEEDUP,
-            "speedup_vs_torch_alloc": r["speedup_vs_torch_alloc"],
-            "ours_over_exp": r["ours_over_exp"], "exp_ok": r["ours_over_exp"] <= TARGET_EXP_RATIO,
+            "torch/ours_alloc": q["torch/ours_alloc"], "speedup_ok": (q["torch/ours_alloc"] or 0) >= TARGET_SPEEDUP,
+            "torch_thp/ours_alloc": q["torch_thp/ours_alloc"], "torch/ours": q["torch/ours"],
+            "torch_gap/ours_gap": q["torch_gap/ours_gap"],
+            "ours/exp": q["ours/exp"], "exp_ok": q["ours/exp"] <= TARGET_EXP_RATIO,
             "traffic_ratio": r["traffic_ratio"], "traffic_ok": r["traffic_ratio"] <= TARGET_TRAFFIC,
             "rss_extra_mib": rss, "rss_ok": None if rss is None else rss <= TARGET_RSS_MIB,
         })
@@ -400,18 +449,43 @@ def _fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
+# (heading, format, value of a result); times in ms
+_COLUMNS = (
+    ("ours+alloc", "10.3f", lambda r: _ms(r, "ours_alloc")),
+    ("torch", "8.3f", lambda r: _ms(r, "torch_backward")),
+    ("torch+THP", "9.3f", lambda r: _ms(r, "torch_backward_thp")),
+    ("t/o+alloc", "9.2f", lambda r: r["ratios"]["torch/ours_alloc"]),
+    ("THP/o+al", "8.2f", lambda r: r["ratios"]["torch_thp/ours_alloc"]),
+    ("ours", "8.3f", lambda r: _ms(r, "ours")),
+    ("t/ours", "6.2f", lambda r: r["ratios"]["torch/ours"]),
+    ("gap t/o", "7.2f", lambda r: r["ratios"]["torch_gap/ours_gap"]),
+    ("o/exp", "6.2f", lambda r: r["ratios"]["ours/exp"]),
+    ("al/exp+al", "9.2f", lambda r: r["ratios"]["ours_alloc/exp_alloc"]),
+    ("GB/s", "6.1f", lambda r: r["ours_gbps"]),
+    ("copy", "6.1f", lambda r: r["copy_gbps"]),
+    ("traffic", "8.4f", lambda r: r["traffic_ratio"]),
+    ("+rowcol", "8.4f", lambda r: r["traffic_ratio_incl_unavoidable"]),
+    ("rss MiB", "7.1f", lambda r: (r.get("rss") or {}).get("extra_mib")),
+)
+
+
+def _ms(r, contender):
+    s = r["median_s"].get(contender)
+    return None if s is None else s * 1e3
+
+
+def _cell(v, spec):
+    return format(v, spec) if v is not None else "-".rjust(int(spec.split(".")[0]))
+
+
 def print_table(results, file=sys.stdout):
-    hdr = (f"{'case':<34} {'ours ms':>9} {'torch ms':>9} {'exp ms':>8} {'torch/ours':>10} {'/+alloc':>8} {'ours/exp':>8} "
-           f"{'GB/s':>6} {'copy':>6} {'traffic':>8} {'+rowcol':>8} {'rss MiB':>7}")
+    """Medians in ms and of per-rep ratios (t/o+alloc and THP/o+al are the like-for-like ones:
+    both sides allocate, no idle gap), GM traffic against the minimum, peak RSS beyond in+out."""
+    hdr = f"{'case':<28}" + "".join(f" {h:>{spec.split('.')[0]}}" for h, spec, _ in _COLUMNS)
     print(hdr, file=file)
     print("-" * len(hdr), file=file)
     for r in results:
-        rss = (r.get("rss") or {}).get("extra_mib")
-        print(f"{r['name']:<34} {r['ours_s'] * 1e3:9.3f} {_fmt(r['torch_backward_s'] and r['torch_backward_s'] * 1e3, '9.3f')} "
-              f"{r['exp_s'] * 1e3:8.3f} {_fmt(r['speedup_vs_torch'], '10.2f')} {_fmt(r['speedup_vs_torch_alloc'], '8.2f')} "
-              f"{r['ours_over_exp']:8.2f} "
-              f"{r['ours_gbps']:6.1f} {r['copy_gbps']:6.1f} {r['traffic_ratio']:8.4f} "
-              f"{r['traffic_ratio_incl_unavoidable']:8.4f} {_fmt(rss, '7.1f')}", file=file)
+        print(f"{r['name']:<28}" + "".join(f" {_cell(f(r), spec)}" for _, spec, f in _COLUMNS), file=file)
 
 
 def machine_info(torch):
@@ -426,19 +500,28 @@ def machine_info(torch):
         pass
     return {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
             "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
-            "platform": platform.platform(), "loadavg_start": os.getloadavg()}
+            "platform": platform.platform(), "loadavg_start": os.getloadavg(),
+            "transparent_hugepage": {k: _read_sys(f"/sys/kernel/mm/transparent_hugepage/{k}") for k in ("enabled", "defrag")}}
+
+
+def _read_sys(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 # ----------------------------------------------------------------------------- main
 
-def _load_plot():
-    """bench_plot.py beside this file (also when this file is loaded by path, by ascend-xent bench)."""
+def _sibling(name):
+    """The module <name>.py beside this file (also when this file is loaded by path, by ascend-xent bench)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("bench_plot", os.path.join(HERE, "bench_plot.py"))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, name + ".py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.plot
+    return mod
 
 
 def output_paths(out_dir, name, suffixes):
@@ -456,10 +539,15 @@ def output_paths(out_dir, name, suffixes):
 
 def add_arguments(p):
     """The options (ascend-xent bench has the same)."""
-    p.add_argument("--quick", action="store_true",
-                   help="about a minute on an idle 2-core host: 4096 x 32000 in fp32 and bf16 with and "
-                        "without label smoothing, and nine other shapes and options")
-    p.add_argument("--name", default=None, help="results file stem (default: quick or full)")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--quick", action="store_true",
+                      help="a short subset: 4096 x 32000 in fp32 and bf16 with and "
+                           "without label smoothing, and nine other shapes and options")
+    kind.add_argument("--headline", action="store_true",
+                      help="the cases of the like-for-like headline table: 4096 x 32000 in every dtype with and "
+                           "without label smoothing, bf16 weighted smoothing, four small problems, 131073 x 257 "
+                           "in every dtype with and without weight and smoothing")
+    p.add_argument("--name", default=None, help="results file stem (default: quick, headline or full)")
     p.add_argument("--out-dir", default=None,
                    help="directory for <name>.json and <name>.png (default: a new ascend-xent-bench-<date>-<time> "
                         "under the current directory); existing files are never overwritten")
@@ -468,8 +556,9 @@ def add_arguments(p):
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--only", default=None, help="run only cases whose name contains this text")
     p.add_argument("--settle-ms", type=float, default=DEFAULT_SETTLE_MS,
-                   help="idle gap before every timed call, so none starts beside the previous one's "
-                        "spinning OpenMP workers (default %(default)g; 0: none)")
+                   help="idle gap before the calls of the gap variant (ours into a preallocated out and "
+                        "PyTorch's backward, each after the gap: neither starts beside the previous call's "
+                        "spinning OpenMP workers); default %(default)g; 0 leaves that variant out")
     p.add_argument("--replot", default=None, metavar="JSON",
                    help="only draw the plot of a results JSON (into --out-dir)")
 
@@ -495,7 +584,7 @@ def run(args):
             doc = json.load(f)
         stem = args.name or os.path.splitext(os.path.basename(args.replot))[0]
         (png_path,) = output_paths(args.out_dir, stem, [".png"])
-        p = _load_plot()(doc["cases"], png_path, doc.get("meta"))
+        p = _sibling("bench_plot").plot(doc["cases"], png_path, doc.get("meta"))
         print(f"plot: {p}" if p else "no plot")
         return 0
     try:
@@ -507,23 +596,27 @@ def run(args):
         return 2
     import ascend_xent as xent
 
-    name = args.name or ("quick" if args.quick else "full")
-    cases = build_cases(args.quick)
+    kind = "quick" if args.quick else "headline" if args.headline else "full"
+    name = args.name or kind
+    cases = build_cases(kind)
     if args.only:
         cases = [c for c in cases if args.only in c["name"]]
     json_path, png_path = output_paths(args.out_dir, name, [".json", ".png"])
 
     machine = machine_info(torch)  # before the run: its load average is the one at the start
-    rss_cases = [c for c in cases if not args.no_rss and (not args.quick or c["group"] == "target")]
+    rss_cases = [c for c in cases if not args.no_rss and (kind == "full" or c["group"] == "target")]
     prog = Progress(len(cases) + len(rss_cases))
     prog.show("starting")
     results = []
     t0 = time.monotonic()
-    for case in cases:
-        prog.show(case["name"])
-        r = run_case(case, reps_for(case, args.reps), torch, F, xent, args.settle_ms / 1e3)
-        results.append(r)
-        prog.step(case["name"])
+    thp = _sibling("bench_torch_worker").Worker(THP_ENV)
+    try:
+        for case in cases:
+            prog.show(case["name"])
+            results.append(run_case(case, reps_for(case, args.reps), torch, F, xent, args.settle_ms / 1e3, thp))
+            prog.step(case["name"])
+    finally:
+        thp.close()
     for case in rss_cases:
         prog.show("peak RSS " + case["name"])
         rss = measure_rss(case)
@@ -531,10 +624,11 @@ def run(args):
         prog.step("peak RSS " + case["name"])
     prog.close()
 
-    doc = {"meta": dict(machine, name=name, quick=args.quick, seconds=time.monotonic() - t0,
+    doc = {"meta": dict(machine, name=name, kind=kind, seconds=time.monotonic() - t0,
                         sim_profile=xent.current_profile(), sim_host_threads=xent.host_threads(),
-                        loadavg_end=os.getloadavg(), settle_ms=args.settle_ms,
-                        note="times are medians over interleaved reps; ratios are medians of per-rep ratios"),
+                        loadavg_end=os.getloadavg(), settle_ms=args.settle_ms, thp_worker_env=THP_ENV,
+                        note="times are medians over interleaved reps, no idle gap unless a contender's name "
+                             "ends in _gap; ratios are medians of per-rep ratios"),
            "targets": summarize_targets(results),
            "every_case_misses": check_every_case(results),
            "cases": results}
@@ -542,11 +636,13 @@ def run(args):
         json.dump(doc, f, indent=1)
     print_table(results)
     print()
-    print("Targets (4096 x 32000, medians of per-rep ratios):")
+    print("Targets (4096 x 32000, medians of per-rep ratios; both sides allocating, no idle gap):")
     for t in doc["targets"]:
-        print(f"  {t['case']:<28} torch/ours {_fmt(t['speedup_vs_torch'], '6.2f')} (>= {TARGET_SPEEDUP:g}: "
-              f"{'ok' if t['speedup_ok'] else 'MISSED'}; allocating out: {_fmt(t['speedup_vs_torch_alloc'], '.2f')})  ours/exp {t['ours_over_exp']:5.2f} (<= {TARGET_EXP_RATIO:g}: "
-              f"{'ok' if t['exp_ok'] else 'MISSED'})  traffic {t['traffic_ratio']:.4f}  rss +{_fmt(t['rss_extra_mib'], '.1f')} MiB")
+        print(f"  {t['case']:<28} torch/ours+alloc {_fmt(t['torch/ours_alloc'], '6.2f')} (>= {TARGET_SPEEDUP:g}: "
+              f"{'ok' if t['speedup_ok'] else 'MISSED'}; torch+THP {_fmt(t['torch_thp/ours_alloc'], '.2f')}, "
+              f"into out {_fmt(t['torch/ours'], '.2f')}, after a gap {_fmt(t['torch_gap/ours_gap'], '.2f')})  "
+              f"ours/exp {t['ours/exp']:5.2f} (<= {TARGET_EXP_RATIO:g}: {'ok' if t['exp_ok'] else 'MISSED'})  "
+              f"traffic {t['traffic_ratio']:.4f}  rss +{_fmt(t['rss_extra_mib'], '.1f')} MiB")
     n_rss = sum(1 for r in results if r["rss_ok"] is not None)
     print(f"\nEvery case: traffic <= {TARGET_TRAFFIC:g} x minimum ({len(results)} cases), "
           f"peak RSS beyond in+out <= {TARGET_RSS_MIB:g} MiB ({n_rss} measured):")
@@ -556,7 +652,7 @@ def run(args):
         print("  all met")
     print(f"\nJSON: {json_path}")
     if not args.no_plot:
-        p = _load_plot()(results, png_path, doc["meta"])
+        p = _sibling("bench_plot").plot(results, png_path, doc["meta"])
         if p:
             print(f"plot: {p}")
     return 0

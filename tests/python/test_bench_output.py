@@ -46,3 +46,31 @@ def test_replot_draws_every_case_into_the_chosen_directory(tmp_path):
     assert args._run(args) == 0
     assert (out / "quick.png").stat().st_size > 10_000
     assert json.loads((ROOT / "benchmarks/results/quick.json").read_text())["cases"]
+
+
+def test_headline_cases_are_full_cases_and_cover_the_table():
+    script = _script()
+    full = {c["name"] for c in script.build_cases("full")}
+    headline = [c["name"] for c in script.build_cases("headline")]
+    assert sorted(headline) == sorted(script.HEADLINE) and set(headline) <= full
+    args = build_parser().parse_args(["bench", "--headline"])
+    assert args.headline and not args.quick
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bench", "--headline", "--quick"])
+
+
+def test_the_thp_worker_times_a_backward_with_the_setting_in_its_environment():
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("bench_torch_worker", ROOT / "benchmarks" / "bench_torch_worker.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    worker = mod.Worker(_script().THP_ENV)
+    try:
+        case = _script()._case(4, 16, "fp32", 0.1, weight=True)
+        assert worker.start_case(case)["ready"]
+        assert worker.rep() > 0
+        assert worker.start_case(_script()._case(4, 16, "fp32"))["ready"]
+        assert worker.rep() > 0
+    finally:
+        worker.close()
+    assert worker.proc.returncode == 0
