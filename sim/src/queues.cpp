@@ -118,6 +118,16 @@ void wait_release(const char* api, Block& b, Queue& q, Buffer& f, bool releaseId
     f.freeId = -1;
 }
 
+// ResetPool: older queues and buffers die, every UB byte is undefined again, no
+// buffer or event id is taken (a new TPipe, Reset, Destroy).
+void reset_pool(Block& b) {
+    ++b.pipeGen;
+    b.init.clear();
+    b.ubNext = 0;
+    b.bufCount = 0;
+    for (auto& r : b.reservedIds) r = 0;
+}
+
 // Reset and Destroy: wait for the release of every freed buffer, then free every
 // buffer and event id (ResetPool). Tensors still allocated or enqueued are not
 // checked, as on the NPU: an enqueued one's SetFlag stays pending.
@@ -127,11 +137,7 @@ void release_pool(const char* api, Block& b) {
         for (int32_t id : q.bufs)
             if (b.bufs[id].state == BufState::FREE) wait_release(api, b, q, b.bufs[id], false);
     }
-    ++b.pipeGen;
-    b.init.clear();  // every UB byte is undefined again
-    b.ubNext = 0;
-    b.bufCount = 0;
-    for (auto& r : b.reservedIds) r = 0;
+    reset_pool(b);
 }
 }  // namespace
 
@@ -142,11 +148,7 @@ int32_t tpipe_create(const char* api, void* self) {
              "a second TPipe while another is live: both would hand out the same UB (Destroy the first)");
     b.livePipe = ++b.pipeSerial;
     b.livePipeObj = self;
-    ++b.pipeGen;
-    b.init.clear();
-    b.ubNext = 0;
-    b.bufCount = 0;
-    for (auto& r : b.reservedIds) r = 0;
+    reset_pool(b);
     return b.livePipe;
 }
 

@@ -50,7 +50,7 @@ int64_t CheckShards(const Problem& raw, const Options& o, aclDataType dtype, acl
             for (int64_t j = 0; j < width; ++j) {
                 const size_t k = size_t(i * p.c + offset + j);
                 const double want = ref[k], got = r.out[size_t(i * width + j)];
-                const double tol = Rtol(dtype) * std::abs(want) + kFp32Terms * scale[k] + Atol(dtype);
+                const double tol = Tolerance(dtype, want, scale[k]);
                 if (!(std::abs(got - want) <= tol)) {
                     if (bad < 3)
                         std::printf("    %s: shard %lld out[%lld][%lld] = %.9g, reference %.9g (tol %.3g)\n",
@@ -63,7 +63,6 @@ int64_t CheckShards(const Problem& raw, const Options& o, aclDataType dtype, acl
     return bad;
 }
 
-const char* Name(aclDataType t) { return t == ACL_FLOAT ? "fp32" : (t == ACL_FLOAT16 ? "fp16" : "bf16"); }
 
 void RunMatrix(int64_t n, const std::vector<int64_t>& widths, uint64_t seed) {
     int64_t c = 0;

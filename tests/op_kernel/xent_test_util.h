@@ -288,6 +288,12 @@ constexpr double kFp32Terms = 16 * 5.96e-8;
 // Half an ulp of the output's subnormals (fp16 gradients of ~1e-5 are subnormal).
 inline double Atol(aclDataType t) { return t == ACL_FLOAT16 ? std::ldexp(1.0, -25) : 1e-37; }
 
+// The tolerance of one element (the expression above), want = the reference value,
+// scale = the sum of its terms' magnitudes.
+inline double Tolerance(aclDataType t, double want, double scale) {
+    return Rtol(t) * std::abs(want) + kFp32Terms * scale + Atol(t);
+}
+
 inline const char* Name(aclDataType t) {
     return t == ACL_FLOAT ? "fp32" : (t == ACL_FLOAT16 ? "fp16" : (t == ACL_BF16 ? "bf16" : "int"));
 }
@@ -297,12 +303,11 @@ inline int64_t CompareWithReference(const RunResult& r, const Options& o, aclDat
     std::vector<double> scale;
     const std::vector<double> ref = Reference(r.stored, o, &scale);
     const int64_t N = r.stored.n, C = r.stored.c;
-    const double rtol = Rtol(dtype);
     int64_t bad = 0;
     for (int64_t i = 0; i < N; ++i) {
         for (int64_t j = 0; j < C; ++j) {
             const double want = ref[size_t(i * C + j)], got = r.out[size_t(i * C + j)];
-            const double tol = rtol * std::abs(want) + kFp32Terms * scale[size_t(i * C + j)] + Atol(dtype);
+            const double tol = Tolerance(dtype, want, scale[size_t(i * C + j)]);
             if (!(std::abs(got - want) <= tol)) {
                 if (bad < 3)
                     std::printf("    %s: out[%lld][%lld] = %.9g, reference %.9g (tol %.3g)\n", label, (long long)i,
