@@ -15,7 +15,15 @@ struct AddTiling {
     uint32_t scale;
 };
 constexpr uint32_t kBlockLength = 256;
+struct FillTiling {
+    uint32_t length;
+    float value;
+};
 }  // namespace
+
+// Registered at file scope, as ops-nn's kernels do: every GET_TILING_DATA below
+// without a registration of its own fills a FillTiling.
+REGISTER_TILING_DEFAULT(FillTiling);
 
 // Static tensor programming, as asc-devkit's cpu_debug example writes it.
 template <typename T, uint32_t blockLength>
@@ -68,6 +76,19 @@ extern "C" __global__ __aicore__ void scale_by_key(GM_ADDR x, GM_ADDR z, GM_ADDR
     AscendC::Muls(t, t, factor, tilingData.blockLength);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(zGm, t, tilingData.blockLength);
+}
+
+extern "C" __global__ __aicore__ void fill_from_file_scope_tiling(GM_ADDR z, GM_ADDR tiling) {
+    GET_TILING_DATA(tilingData, tiling);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, AscendC::AlignUp(tilingData.length * sizeof(float), 32));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::GlobalTensor<float> zGm;
+    zGm.SetGlobalBuffer((__gm__ float*)z, tilingData.length);
+    AscendC::Duplicate(t, tilingData.value, tilingData.length);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zGm, t, tilingData.length);
 }
 
 extern "C" __global__ __aicore__ void tiling_without_register(GM_ADDR tiling) {
@@ -144,6 +165,11 @@ XTEST(tiling_macros_and_keys) {
         for (int i = 0; i < 64; ++i) XCHECK_EQ(z[i], factor * float(i));
     }
     ICPU_SET_TILING_KEY(0);
+    auto* fill = (FillTiling*)AscendC::GmAlloc(sizeof(FillTiling));
+    *fill = FillTiling{64, 2.5f};
+    ICPU_RUN_KF(fill_from_file_scope_tiling, 1, (uint8_t*)z, (uint8_t*)fill);
+    for (int i = 0; i < 64; ++i) XCHECK_EQ(z[i], 2.5f);
+    AscendC::GmFree(fill);
     // The tiling bytes must be GM the host allocated.
     AddTiling onStack{64, 1};
     XCHECK_THROWS_WITH(ICPU_RUN_KF(tiling_without_register, 1, (uint8_t*)&onStack), "GET_TILING_DATA_WITH_STRUCT (block 0)",

@@ -45,6 +45,9 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
     TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
     q.EnQue<TPosition::GM, TPosition::GM>(f);
 #endif
+#ifdef SIM_CASE_TILING_UNREGISTERED
+    GET_TILING_DATA(t, nullptr);
+#endif
 #ifdef SIM_CASE_TQUE_VECCALC
     TQue<TPosition::VECCALC, 1> q;
 #endif

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "kernel_tensor.h"
+#include "numerics/types.h"  // half, bfloat16_t: the header may be the only one a kernel includes
 
 namespace AscendC {
 

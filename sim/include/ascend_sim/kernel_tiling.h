@@ -21,8 +21,6 @@ template <class... K>
 bool key_in(uint64_t key, K... keys) {
     return ((key == uint64_t(keys)) || ...);
 }
-// No REGISTER_TILING_DEFAULT in scope.
-struct NoDefaultTiling {};
 template <class S>
 S load_tiling(const void* src, const char* api) {
     static_assert(std::is_trivially_copyable_v<S>, "a tiling struct is copied bytewise: make it trivially copyable");
@@ -33,19 +31,18 @@ S load_tiling(const void* src, const char* api) {
 }  // namespace twin
 }  // namespace ascend_sim
 
-using ascend_sim_default_tiling = ascend_sim::twin::NoDefaultTiling;
-
-// The struct GET_TILING_DATA fills, in the scope that follows.
-#define REGISTER_TILING_DEFAULT(tiling_struct) using ascend_sim_default_tiling = tiling_struct
+// The struct GET_TILING_DATA fills: an alias at file scope (as ops-nn's kernels
+// register it) or in the kernel's block. There is no global fallback, since a
+// file-scope alias would clash with it; without a registration the compiler names
+// the alias as undeclared.
+#define REGISTER_TILING_DEFAULT(tiling_struct) using ascend_sim_tiling_struct_named_by_REGISTER_TILING_DEFAULT = tiling_struct
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) static_assert(true, "")
 #define REGISTER_NONE_TILING
 
-#define GET_TILING_DATA(tiling_data, tiling_arg)                                                                    \
-    static_assert(!std::is_same_v<ascend_sim_default_tiling, ascend_sim::twin::NoDefaultTiling>,                   \
-                  "GET_TILING_DATA: name the struct with REGISTER_TILING_DEFAULT(S) first, or use "                 \
-                  "GET_TILING_DATA_WITH_STRUCT(S, name, tiling)");                                                  \
-    ascend_sim_default_tiling tiling_data =                                                                         \
-        ascend_sim::twin::load_tiling<ascend_sim_default_tiling>(tiling_arg, "GET_TILING_DATA")
+#define GET_TILING_DATA(tiling_data, tiling_arg)                                                              \
+    ascend_sim_tiling_struct_named_by_REGISTER_TILING_DEFAULT tiling_data =                                   \
+        ascend_sim::twin::load_tiling<ascend_sim_tiling_struct_named_by_REGISTER_TILING_DEFAULT>(tiling_arg,  \
+                                                                                                "GET_TILING_DATA")
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
     tiling_struct tiling_data = ascend_sim::twin::load_tiling<tiling_struct>(tiling_arg, "GET_TILING_DATA_WITH_STRUCT")
 #define GET_TILING_DATA_MEMBER(tiling_type, member, var, tiling_arg)                                              \
