@@ -1,0 +1,32 @@
+// ge::Shape as the tiling helpers take it (asc-devkit include/adv_api/utils/types.h:
+// AscendC::TensorShape = ge::Shape): a list of dims and their product.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace ge {
+class Shape {
+public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    // The element count; 0 for a shape without dims.
+    int64_t GetShapeSize() const {
+        if (dims_.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+
+private:
+    std::vector<int64_t> dims_;
+};
+}  // namespace ge
+
+namespace AscendC {
+using TensorShape = ge::Shape;
+}
