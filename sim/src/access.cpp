@@ -237,7 +237,7 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
     rows.each([&](uint64_t lo, uint64_t hi) {
         dcache_on_dma(b, api, lo, hi, toUb);
-        add_gm_record(b, lo, hi, !toUb, api);
+        add_gm_record(b, lo, hi, !toUb, api, toUb ? 0 : b.atomic.code());
     });
     const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     if (toUb) {
