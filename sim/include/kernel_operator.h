@@ -41,6 +41,7 @@
 #include "ascend_sim/kernel_vec_shift.h"
 #include "ascend_sim/kernel_vec_reduce_repeat.h"
 #include "ascend_sim/kernel_sync.h"
+#include "ascend_sim/kernel_cache.h"
 #include "ascend_sim/kernel_local_mem.h"
 #include "ascend_sim/kernel_print.h"
 #include "ascend_sim/kernel_sys_var.h"

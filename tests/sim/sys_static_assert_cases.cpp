@@ -14,6 +14,12 @@ void cases() {
 #ifdef SIM_CASE_SETATOMICMAX_DOUBLE
     AscendC::SetAtomicMax<double>();
 #endif
+#ifdef SIM_CASE_DATACACHEPRELOAD_INT32
+    AscendC::DataCachePreload(AscendC::GlobalTensor<uint64_t>{}, int32_t(0));
+#endif
+#ifdef SIM_CASE_READGMBYPASS_FLOAT
+    (void)AscendC::ReadGmByPassDCache<float>(nullptr);
+#endif
 #ifdef SIM_CASE_GETTPIPEPTR_QUALIFIED
     (void)AscendC::GetTPipePtr();
 #endif

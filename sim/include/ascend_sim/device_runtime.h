@@ -150,6 +150,8 @@ struct GmRef {
     uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
 };
 void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
+void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write);
+void dcache_preload(const char* api, const GmRef& g);
 std::string gm_describe(uint64_t addr);  // "logProb+0x40" or "0x7f..."
 void dcci(const char* api, const void* gm, bool entire);
 

@@ -470,6 +470,8 @@ void sort_gm_records(std::vector<GmRecord>& v);
 
 // dcache.cpp
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
+// A scalar access that bypasses the DCache: to the cache it is a DMA of the same bytes.
+void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write);
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all);
 void dcache_end(Block& b);
 
