@@ -1,5 +1,5 @@
 // System variables and globals as CANN kernels use them: the UB size queries
-// (0 on A2/A3, kernel_operator_sys_var_intf.h) and GetTPipePtr, which
+// (0 on A2/A3, kernel_operator_sys_var_intf.h), GetSystemCycle and GetTPipePtr, which
 // kernel_common.h declares in the global namespace (called here without AscendC::).
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -17,6 +17,18 @@ XTEST(ub_size_queries_are_zero_on_a2) {
     ascend_sim::run_kernel("ub_size", 1, [&] { runtime = AscendC::GetRuntimeUBSize(); });
     XCHECK_EQ(runtime, 0u);
     XCHECK_EQ(AscendC::GetUBSizeInBytes(), 0u);
+}
+
+XTEST(get_system_cycle_is_monotone) {
+    ascend_sim::run_kernel("system_cycle", 1, [] {
+        int64_t last = AscendC::GetSystemCycle();
+        for (int i = 0; i < 1000; ++i) {
+            const int64_t now = AscendC::GetSystemCycle();
+            XCHECK(now >= last);
+            last = now;
+        }
+        XCHECK(last > 0);
+    });
 }
 
 XTEST(get_tpipe_ptr_is_global) {

@@ -1,7 +1,8 @@
 // CPU-twin globals and per-core setup: block_idx / block_num (the built-in
 // variables of SIMD-BuiltIn关键字.md, equal to GetBlockIdx()/GetBlockNum() on an
-// AIV-only kernel), InitSocState and the UB size queries.
+// AIV-only kernel), InitSocState, the UB size queries and GetSystemCycle.
 #pragma once
+#include <chrono>
 #include <cstdint>
 
 #include "kernel_set_atomic.h"
@@ -40,4 +41,11 @@ constexpr uint32_t GetUBSizeInBytes() { return 248 * 1024; }
 constexpr uint32_t GetUBSizeInBytes() { return 0; }
 #endif
 inline uint32_t GetRuntimeUBSize() { return GetUBSizeInBytes(); }
+
+// The NPU reads its SYS_CNT register; CANN's CPU twin returns CLOCK_REALTIME in
+// ns. The simulator returns host steady-clock ns: monotone, not a cycle count.
+inline int64_t GetSystemCycle() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 }  // namespace AscendC
