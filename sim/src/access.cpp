@@ -184,8 +184,9 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
     } else {
         if (b.staleLines.count(line))
             fail(api, "stale DCache line",
-                 "reads GM %s from a DCache line cached before it was overwritten (by this block's MTE3 or by "
-                 "another block before a SyncAll); DataCacheCleanAndInvalid the line before reading",
+                 "reads GM %s from a DCache line cached before it was overwritten (by this block's MTE3 or "
+                 "WriteGmByPassDCache, or by another block before a SyncAll); DataCacheCleanAndInvalid the line "
+                 "before reading",
                  gm_describe(lo).c_str());
         b.cachedLines.insert(line);
         // One race record per distinct scalar read range and epoch: a gather such as
@@ -193,6 +194,19 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
         // records are redundant for the race check.
         if (b.scalarReadsSeen.insert(lo * 16 + bytes).second) add_gm_record(b, lo, hi, false, api);
     }
+    const Instr in = b.hz.issue(P_S, api);
+    b.hz.access(api, in, Space::GM, lo, hi, write);
+}
+
+// ReadGmByPassDCache / WriteGmByPassDCache: a scalar access of GM itself (ld_dev /
+// st_dev), which neither fills nor cleans a DCache line.
+void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write) {
+    Block& b = cur(api);
+    check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
+    write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
+    const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
+    dcache_on_bypass(b, api, lo, hi, write);
+    add_gm_record(b, lo, hi, write, api);
     const Instr in = b.hz.issue(P_S, api);
     b.hz.access(api, in, Space::GM, lo, hi, write);
 }
@@ -237,7 +251,7 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
     rows.each([&](uint64_t lo, uint64_t hi) {
         dcache_on_dma(b, api, lo, hi, toUb);
-        add_gm_record(b, lo, hi, !toUb, api);
+        add_gm_record(b, lo, hi, !toUb, api, toUb ? 0 : b.atomic.code());
     });
     const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     if (toUb) {

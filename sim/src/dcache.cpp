@@ -25,14 +25,17 @@ void drop_dirty(Block& b, uint64_t line) {
 }
 }  // namespace
 
-void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb) {
+namespace {
+// An access of GM [lo, hi) that does not go through the DCache (a DMA, or a
+// scalar access bypassing it); `what` names it ("MTE2 reads").
+void uncached_access(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write, const char* what) {
     const uint64_t loLine = lo >> 6, hiLine = (hi - 1) >> 6;
     lines_in(b.dirtyLines, loLine, hiLine, [&](uint64_t l) {
-        fail(api, "DMA on a dirty DCache line",
+        fail(api, write ? "write past a dirty DCache line" : "read past a dirty DCache line",
              "%s GM line %s that this block wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid); %s",
-             toUb ? "MTE2 reads" : "MTE3 writes", gm_describe(l << 6).c_str(),
-             toUb ? "on the NPU the data is still in the DCache and the DMA reads stale GM"
-                  : "a later clean would overwrite the DMA's data");
+             what, gm_describe(l << 6).c_str(),
+             write ? "a later clean would overwrite the data written here"
+                   : "on the NPU the data is still in the DCache and the read sees stale GM");
     });
     Launch& L = *b.launch;
     if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
@@ -41,9 +44,9 @@ void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toU
             if (it->second != b.idx)
                 fail(api, "GM line dirty in another core's DCache",
                      "%s GM line %s that block %u wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid)",
-                     toUb ? "MTE2 reads" : "MTE3 writes", gm_describe(it->first << 6).c_str(), it->second);
+                     what, gm_describe(it->first << 6).c_str(), it->second);
     }
-    if (!toUb) {
+    if (write) {
         std::vector<uint64_t> hit;
         lines_in(b.cachedLines, loLine, hiLine, [&](uint64_t l) { hit.push_back(l); });
         for (uint64_t l : hit) {
@@ -51,6 +54,23 @@ void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toU
             b.staleLines.insert(l);
         }
     }
+}
+}  // namespace
+
+void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb) {
+    uncached_access(b, api, lo, hi, !toUb, toUb ? "MTE2 reads" : "MTE3 writes");
+}
+
+void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write) {
+    uncached_access(b, api, lo, hi, write, write ? "writes (bypassing the DCache)" : "reads (bypassing the DCache)");
+}
+
+// DataCachePreload: the line holding g.p is fetched into this block's DCache,
+// unless it is there already (a stale copy stays stale).
+void dcache_preload(const char* api, const GmRef& g) {
+    Block& b = cur(api);
+    const uint64_t line = reinterpret_cast<uint64_t>(g.p) >> 6;
+    if (!b.staleLines.count(line)) b.cachedLines.insert(line);
 }
 
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {

@@ -1,15 +1,18 @@
 // Inter-block GM races: within one SyncAll epoch, a write by one block and a
-// read or write by another of overlapping bytes. Checked at each SyncAll and at
-// kernel end from the recorded intervals: sort (each block its own, then a
-// merge), then one sweep keeping, for
-// writes and for reads, the two furthest-reaching intervals of distinct blocks.
+// read or write by another of overlapping bytes. Writes under the same atomic
+// mode (SetAtomicAdd<float> in both blocks, say) commute and do not race each
+// other; they race plain accesses and writes under another mode. Checked at
+// each SyncAll and at kernel end from the recorded intervals: sort (each block
+// its own, then a merge), then one sweep keeping, for each kind of access
+// (read, plain write, each atomic mode), the two furthest-reaching intervals
+// of distinct blocks.
 #include <algorithm>
 
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
 
-void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op) {
+void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op, uint8_t atomic) {
     // Streaming: extend a recent record of the same kind that this range continues
     // (exact: the record becomes the union of two touching intervals). Looking a few
     // records back keeps interleaved streams (logProb in, out back, per-row inputs)
@@ -18,12 +21,12 @@ void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* o
     const size_t n = b.records.size();
     for (size_t k = 1; k <= kLookBack && k <= n; ++k) {
         GmRecord& r = b.records[n - k];
-        if (r.write == write && lo >= r.lo && lo <= r.hi) {
+        if (r.write == write && r.atomic == atomic && lo >= r.lo && lo <= r.hi) {
             if (hi > r.hi) r.hi = hi;
             return;
         }
     }
-    b.records.push_back(GmRecord{lo, hi, b.idx, write, op});
+    b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, op});
 }
 
 namespace {
@@ -32,6 +35,18 @@ struct Top {
     uint32_t block = UINT32_MAX;
     const GmRecord* rec = nullptr;
 };
+
+// Kinds of access: 0 read, 1 plain write, else the atomic mode's code (< 32).
+constexpr int kKinds = 32;
+int kind_of(const GmRecord& r) { return r.atomic ? r.atomic : int(r.write); }
+// Accesses of kinds x and y by two blocks conflict unless both read or both
+// write under one atomic mode.
+bool kinds_conflict(int x, int y) { return x != y || x == 1; }
+
+std::string access_word(const GmRecord& r) {
+    if (r.atomic) return "written by an " + atomic_name(r.atomic);
+    return r.write ? "written" : "read";
+}
 
 void push(Top& a, Top& b, const GmRecord& r) {
     const Top t{r.hi, r.block, &r};
@@ -61,7 +76,7 @@ const GmRecord* conflict(const Top& a, const Top& b, const GmRecord& r) {
 bool before(const GmRecord& x, const GmRecord& y) {
     if (x.lo != y.lo) return x.lo < y.lo;
     if (x.block != y.block) return x.block < y.block;
-    return x.write > y.write;
+    return kind_of(x) > kind_of(y);
 }
 
 // All blocks' records in `before` order. Each block's run is normally sorted
@@ -96,10 +111,15 @@ void sort_gm_records(std::vector<GmRecord>& v) {
 
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
     const std::vector<GmRecord> all = merged(perBlock);
-    Top w1, w2, r1, r2;
+    Top top[kKinds][2];
+    uint32_t seen = 0;  // bit k: top[k] holds a record
     for (const GmRecord& r : all) {
-        const GmRecord* o = conflict(w1, w2, r);
-        if (!o && r.write) o = conflict(r1, r2, r);
+        const int k = kind_of(r);
+        const GmRecord* o = nullptr;
+        for (uint32_t m = seen; m && !o; m &= m - 1) {
+            const int j = __builtin_ctz(m);
+            if (kinds_conflict(k, j)) o = conflict(top[j][0], top[j][1], r);
+        }
         if (o) {
             const GmRecord& a = o->block < r.block ? *o : r;
             const GmRecord& c = o->block < r.block ? r : *o;
@@ -107,14 +127,13 @@ void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBloc
             const uint32_t blk = a.block;
             std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " +
                                std::to_string(c.block) + ", " + L.name + "): GM [" + gm_describe(lo) + ", " +
-                               gm_describe(hi) + ") is " + (a.write ? "written" : "read") + " by block " +
-                               std::to_string(a.block) + " (" + a.op + ") and " + (c.write ? "written" : "read") +
-                               " by block " + std::to_string(c.block) + " (" + c.op +
-                               ") with no SyncAll in between";
+                               gm_describe(hi) + ") is " + access_word(a) + " by block " +
+                               std::to_string(a.block) + " (" + a.op + ") and " + access_word(c) + " by block " +
+                               std::to_string(c.block) + " (" + c.op + ") with no SyncAll in between";
             throw SimViolation(api, blk, "inter-block GM race", what);
         }
-        if (r.write) push(w1, w2, r);
-        else push(r1, r2, r);
+        push(top[k][0], top[k][1], r);
+        seen |= 1u << k;
     }
 }
 

@@ -150,6 +150,8 @@ struct GmRef {
     uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
 };
 void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
+void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write);
+void dcache_preload(const char* api, const GmRef& g);
 std::string gm_describe(uint64_t addr);  // "logProb+0x40" or "0x7f..."
 void dcci(const char* api, const void* gm, bool entire);
 
@@ -176,6 +178,24 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
 // The core's MOV_PAD_VAL register (DataCopyPad's fill): unset at block start.
 void set_pad_register(const char* api, uint64_t bits);
 bool pad_register(const char* api, uint64_t* bits);
+
+// ---- DMA atomics (atomics.cpp) ----
+// The core's atomic mode of UB->GM copies (dav_c220: set_atomic_add/max/min,
+// set_atomic_<type>, set_atomic_none). None at block start.
+enum class AtomicOp : uint8_t { NONE, ADD, MAX, MIN };
+enum class AtomicType : uint8_t { NONE, F32, F16, S16, S32, S8, BF16 };
+struct AtomicMode {
+    AtomicOp op = AtomicOp::NONE;
+    AtomicType type = AtomicType::NONE;
+    // The race check's key: copies of one code commute; 0 = a plain write.
+    uint8_t code() const { return op == AtomicOp::NONE ? 0 : uint8_t(uint8_t(op) * 8 + uint8_t(type)); }
+};
+void set_atomic_op(const char* api, AtomicOp op);
+void set_atomic_type(const char* api, AtomicType type);
+bool atomic_on(const char* api);
+// Combines n UB bytes at u into GM at g by the current mode (under a launch-wide lock).
+void atomic_store(const char* api, uint8_t* g, const uint8_t* u, size_t n);
+std::string atomic_name(uint8_t code);  // "atomic add (float)"
 
 // ---- sync ----
 void set_flag(const char* api, uint8_t hardEvent, int32_t id);

@@ -97,6 +97,12 @@ inline void store_to_gm(uint8_t* g, const uint8_t* u, size_t n) {
     std::memcpy(g, u, n);
 }
 
+// A UB->GM store: combined with GM under SetAtomicAdd/Max/Min, else a plain store.
+inline void gm_store(const char* api, bool atomic, uint8_t* g, const uint8_t* u, size_t n) {
+    if (atomic) ascend_sim::detail::atomic_store(api, g, u, n);
+    else store_to_gm(g, u, n);
+}
+
 // The copies below read the GlobalTensor's address (raw()) first, on its own: the
 // kernel usually passes a temporary it has just written field by field (gm[row]),
 // and when the address and SetGlobalBuffer's address were read together for the
@@ -141,9 +147,10 @@ void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const Global
     ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount,
                             {p.blockCount, ubPitch, blk, 0, blk});
     auto* u = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
+    const bool atomic = !toUb && ascend_sim::detail::atomic_on(api);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         if (toUb) std::memcpy(u + i * ubPitch, g + i * gmPitch, blk);
-        else store_to_gm(g + i * gmPitch, u + i * ubPitch, blk);
+        else gm_store(api, atomic, g + i * gmPitch, u + i * ubPitch, blk);
     }
 }
 
@@ -242,7 +249,8 @@ void pad_ub_to_gm(const char* api, const GlobalTensor<T>& dst, const LocalTensor
     ascend_sim::detail::dma(api, false, dst.gm_ref(), gmSpan, src.ub_ref(), ubSpan, uint64_t(blockLen) * blockCount,
                             {blockCount, ubPitch, blockLen, 0, blockLen});
     const auto* u = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
-    for (uint32_t i = 0; i < blockCount; ++i) store_to_gm(g + i * gmPitch, u + i * ubPitch, blockLen);
+    const bool atomic = ascend_sim::detail::atomic_on(api);
+    for (uint32_t i = 0; i < blockCount; ++i) gm_store(api, atomic, g + i * gmPitch, u + i * ubPitch, blockLen);
 }
 
 // The count form of DataCopy, either direction: one contiguous block of
@@ -263,7 +271,8 @@ void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, 
     ascend_sim::detail::dma("DataCopy", toUb, gm.gm_ref(), bytes, ub.ub_ref(), bytes, bytes,
                             ascend_sim::detail::UbBlocks::contiguous(bytes));
     if (toUb) std::memcpy(ub.GetPhyAddr(), g, bytes);
-    else store_to_gm(g, reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);
+    else gm_store("DataCopy", ascend_sim::detail::atomic_on("DataCopy"), g,
+                  reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);
 }
 
 }  // namespace sim_copy

@@ -82,6 +82,15 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
                                       ubWorkspace.ub_ref(), usedCores);
 }
 
+// The memory DataSyncBarrier waits for (kernel_event.h).
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+
+// dsb: later instructions wait for the memory accesses issued before it. The
+// simulator's scalar unit completes each access before the next, so there is
+// nothing left to wait for.
+template <MemDsbT arg0>
+void DataSyncBarrier() {}
+
 // Writes back (and invalidates) the DCache line holding dst, or the whole cache.
 template <class T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
 void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {

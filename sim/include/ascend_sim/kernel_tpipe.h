@@ -199,8 +199,9 @@ private:
     int32_t id_;
 };
 
-// The block's live TPipe (kernel_tpipe_impl.h keeps it in a global the constructor
-// sets); nullptr before the first TPipe and after Destroy.
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascend_sim::detail::live_tpipe()); }
-
 }  // namespace AscendC
+
+// The block's live TPipe (kernel_tpipe_impl.h keeps it in a global the constructor
+// sets); nullptr before the first TPipe and after Destroy. In the global
+// namespace, as kernel_common.h declares it.
+inline AscendC::TPipe* GetTPipePtr() { return static_cast<AscendC::TPipe*>(ascend_sim::detail::live_tpipe()); }

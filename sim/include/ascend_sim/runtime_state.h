@@ -304,6 +304,7 @@ struct GmRecord {
     uint64_t lo, hi;
     uint32_t block;
     bool write;
+    uint8_t atomic;  // a write under an atomic mode: its AtomicMode::code(), 0 for a plain access
     const char* op;
 };
 
@@ -384,6 +385,8 @@ struct Block {
     EventSlot events[kEvents][8];
     uint8_t reservedIds[kEvents] = {};
 
+    AtomicMode atomic;  // the DMA atomic mode of UB->GM copies (atomics.cpp)
+
     // MOV_PAD_VAL (SetPadValue, DataCopyPad with isPad)
     bool padRegSet = false;
     uint64_t padReg = 0;
@@ -428,6 +431,8 @@ struct Launch {
     uint32_t softFirst = 0;
     std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
 
+    std::mutex atomicMu;  // UB->GM copies under an atomic mode (atomic_store)
+
     // DCache lines dirty in some block: line -> block
     std::mutex dirtyMu;
     std::map<uint64_t, uint32_t> dirtyOwner;
@@ -458,13 +463,15 @@ bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one reg
 
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
-void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op);
+void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op, uint8_t atomic = 0);
 // Puts one block's records in the race check's order (done by each block's own
 // thread, so the check at the barrier only merges).
 void sort_gm_records(std::vector<GmRecord>& v);
 
 // dcache.cpp
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
+// A scalar access that bypasses the DCache: to the cache it is a DMA of the same bytes.
+void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write);
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all);
 void dcache_end(Block& b);
 
