@@ -1,4 +1,4 @@
-// One small violating kernel per check of issue #2 item 4: each must fail the
+// One small violating kernel per check: each must fail the
 // launch with a SimViolation naming the API, the block, the rule and the numbers.
 #include <cstring>
 #include <vector>
