@@ -29,6 +29,18 @@ void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined) {
     m.cmpDefined = defined;
 }
 
+void vec_set_acc(const char* api, uint64_t bits, uint32_t bytes) {
+    VecMaskReg& m = cur(api).vecMask;
+    m.acc = bits;
+    m.accBytes = bytes;
+}
+
+uint32_t vec_acc(const char* api, uint64_t* bits) {
+    const VecMaskReg& m = cur(api).vecMask;
+    *bits = m.acc;
+    return m.accBytes;
+}
+
 void vec_cmpmask_io(const char* api, const UbRef& t, bool store) {
     Block& b = cur(api);
     const char* role = store ? "dst" : "src";

@@ -109,12 +109,17 @@ XTEST(fused_mul_add_relu_half_count) {
         fill(b, 256, [](uint32_t i) { return float(i % 7) - 3.1f; });
         fill(d, 256, [](uint32_t i) { return float(i % 11) * 0.7f; });
         sync<HardEvent::S_V>();
+        auto e = c.get<half>()[768];
+        fill(e, 128, [](uint32_t i) { return float(i % 11) * 0.7f; });
+        sync<HardEvent::S_V>();
         FusedMulAddRelu(d, a, b, 256);
+        MulAddRelu(e, a, b, 128, 1, {1, 1, 1, 8, 8, 8});  // the 9.x name
         sync<HardEvent::V_S>();
         for (uint32_t i = 0; i < 256; ++i) {
             const float x = float(half(float(i % 19) * 0.3f - 2)), y = float(half(float(i % 7) - 3.1f));
             const float z = float(half(float(i % 11) * 0.7f));
             XCHECK_EQ(float(d.GetValue(i)), relu(rnd(rnd(x * z) + y)));
+            if (i < 128) XCHECK_EQ(float(e.GetValue(i)), relu(rnd(rnd(x * z) + y)));
         }
     });
 }

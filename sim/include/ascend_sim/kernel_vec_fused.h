@@ -1,7 +1,7 @@
 // The fused binary vector APIs (CANN: kernel_operator_vec_binary_intf.h;
 // dav_c220 kernel_operator_vec_binary_impl.h vaddrelu, vsubrelu, vmadd,
-// vmaddrelu, vmla): AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu and
-// MulAddDst, count and high-dimension forms. FusedMulAdd, FusedMulAddRelu and
+// vmaddrelu, vmla): AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu (9.x:
+// MulAddRelu) and MulAddDst, count and high-dimension forms. FusedMulAdd, FusedMulAddRelu and
 // MulAddDst read dst as a source. Each step is rounded in the type it is
 // computed in (the unit's fusing of the multiply and the add is undocumented).
 #pragma once
@@ -104,6 +104,8 @@ ASCEND_SIM_FUSED(SubRelu, (sim_vec::one_of_v<T, int16_t, half, float>), ASCEND_S
                  false)
 ASCEND_SIM_FUSED(FusedMulAdd, sim_vec::f16f32_v<T>, ASCEND_SIM_FMA_TYPES, sim_vec::FusedMulAddFn<false>, true)
 ASCEND_SIM_FUSED(FusedMulAddRelu, sim_vec::f16f32_v<T>, ASCEND_SIM_FMA_TYPES, sim_vec::FusedMulAddFn<true>, true)
+// The 9.x name of FusedMulAddRelu (the same FusedMulAddReluImpl).
+ASCEND_SIM_FUSED(MulAddRelu, sim_vec::f16f32_v<T>, ASCEND_SIM_FMA_TYPES, sim_vec::FusedMulAddFn<true>, true)
 #undef ASCEND_SIM_FMA_TYPES
 #undef ASCEND_SIM_RELU_TYPES
 #undef ASCEND_SIM_FUSED
@@ -132,5 +134,24 @@ void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const Loca
                                               repeatTime, repeatParams, false, true, sim_vec::MulAddDstFn{});
 }
 #undef ASCEND_SIM_MULADDDST_MSG
+
+// Declared by CANN for every SoC, implemented only beyond A2/A3: dav_c220 has
+// no PreluImpl, MullImpl, FusedAbsSubImpl or FusedExpSubImpl, so they do not build.
+namespace sim_vec {
+template <class T>
+inline constexpr bool not_on_a2_v = false;
+}  // namespace sim_vec
+#define ASCEND_SIM_NOT_ON_A2(NAME, IMPL)                                                                       \
+    template <class T, class... Rest>                                                                          \
+    void NAME(const LocalTensor<T>&, const Rest&...) {                                                         \
+        static_assert(sim_vec::not_on_a2_v<T>, #NAME ": not supported on A2/A3 (dav_c220 has no " IMPL ")");   \
+    }
+ASCEND_SIM_NOT_ON_A2(Prelu, "PreluImpl")
+ASCEND_SIM_NOT_ON_A2(Mull, "MullImpl")
+ASCEND_SIM_NOT_ON_A2(AbsSub, "FusedAbsSubImpl")
+ASCEND_SIM_NOT_ON_A2(FusedAbsSub, "FusedAbsSubImpl")
+ASCEND_SIM_NOT_ON_A2(ExpSub, "FusedExpSubImpl")
+ASCEND_SIM_NOT_ON_A2(FusedExpSub, "FusedExpSubImpl")
+#undef ASCEND_SIM_NOT_ON_A2
 
 }  // namespace AscendC

@@ -8,6 +8,7 @@
 // Adds/Muls/Duplicate/Axpy must be exactly the element type (no float/double mixing).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "device_runtime.h"
@@ -204,6 +205,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
     sim_vec::d::vec_instr("ReduceSum", sim_vec::d::VecOp::ReduceSum, count, sizeof(T), a, 1, true);
     const T r = sim_vec::num::reduce_sum(src.GetPhyAddr(), size_t(count));
+    // dav_c220 ReduceSumImpl: one vcadd, then dst[0] is stored from ACC_VAL.
+    uint64_t acc = 0;
+    std::memcpy(&acc, &r, sizeof(T));
+    sim_vec::d::vec_set_acc("ReduceSum", acc, sizeof(T));
     sim_vec::d::reduce_scalar_store("ReduceSum", dst.GetPhyAddr(), sizeof(T));
     dst.GetPhyAddr()[0] = r;
 }

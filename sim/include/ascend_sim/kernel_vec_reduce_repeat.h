@@ -85,6 +85,8 @@ void rep_reduce(const char* api, d::VecOp op, const LocalTensor<T>& dst, const L
     a[1].align = g == Grouping::Pair ? 32 : out;
     size_t n = 0;
     const d::RepRun* runs = d::vec_repeat(api, op, a, 2, {perRepeat, uint32_t(repeatTime)}, &n);
+    // vcadd leaves ACC_VAL holding nothing documented (GetReduceRepeatSumSpr.md: ReduceSum's count form only).
+    if (n && g == Grouping::Repeat && type == ReduceType::SUM) d::vec_set_acc(api, 0, 0);
     T lanes[perRepeat];
     bool active[perRepeat];
     for (size_t i = 0; i < n;) {
