@@ -109,6 +109,14 @@ XTEST(create_vec_index_checks) {
                        }),
                        "CreateVecIndex (block 0): repeat 0, elements [0, 8) of dst are at bytes [0, 32)",
                        "the tensor holds 0 B");
+    // Static tensors and no TPipe: dav_c220 takes the S_V id from GetTPipePtr().
+    XCHECK_THROWS_WITH(one([] {
+                           LocalMemAllocator<Hardware::UB> ub;
+                           auto d = ub.Alloc<TPosition::VECCALC, int32_t>(64);
+                           CreateVecIndex(d, int32_t(0), 64);
+                       }),
+                       "CreateVecIndex (block 0): dav_c220 takes its S_V event id from GetTPipePtr()->FetchEventID; "
+                       "there is no live TPipe");
     // A masked-off element is not written: a later read of it is uninitialised (element 9, bytes [36, 40)).
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(1024);
