@@ -4,20 +4,19 @@
 // kernels sync every pair themselves, so they pass with auto-sync on and off.
 #include <cmath>
 #include <cstdint>
-#include <functional>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
+#include "vec_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
-using ascend_sim::run_kernel;
+using vec_test::one;
 using sim_test::fill;
 using sim_test::sync;
 
 namespace {
-void one(const std::function<void()>& body) { run_kernel("fused", 1, body); }
 
 float relu(float x) { return x > 0 ? x : 0.0f; }
 float rnd(float x) { return float(half(x)); }  // one rounding to half
@@ -201,10 +200,7 @@ XTEST(fused_missing_barrier_in_strict_mode) {
         sync<HardEvent::V_S>();
         XCHECK_EQ(e.GetValue(5), 10.0f);
     };
-    {
-        const sim_test::AutoSync on(1);
-        one(k);
-    }
+    vec_test::clean_with_auto_sync(k);
     const sim_test::AutoSync strict(0);
     XCHECK_THROWS_WITH(one(k), "pipe hazard (block 0): RAW on UB [0x0800, 0x0c00)", "PIPE_V Muls",
                        "written by PIPE_V FusedMulAdd", "no PipeBarrier<PIPE_V>");

@@ -3,22 +3,18 @@
 // strides select; other elements keep their values. A2 builds the index from
 // scalar stores and Adds, so half values follow Adds' rounding.
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
+#include "vec_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
-using ascend_sim::run_kernel;
+using vec_test::one;
 using sim_test::fill;
 using sim_test::sync;
-
-namespace {
-void one(const std::function<void()>& body) { run_kernel("index", 1, body); }
-}  // namespace
 
 XTEST(create_vec_index_count_form_int32_and_float) {
     // 200 int32: one block stored, 7 copied, a second repeat of 72 elements copied from the first.
@@ -136,10 +132,7 @@ XTEST(create_vec_index_missing_sync_in_strict_mode) {
         CreateVecIndex(d, int32_t(0), 64);
         XCHECK_EQ(d.GetValue(40), 40);
     };
-    {
-        const sim_test::AutoSync on(1);
-        one(k);
-    }
+    vec_test::clean_with_auto_sync(k);
     const sim_test::AutoSync strict(0);
     XCHECK_THROWS_WITH(one(k), "pipe hazard (block 0): RAW on UB [0x00a0, 0x00a4)", "PIPE_S LocalTensor::GetValue",
                        "written by PIPE_V CreateVecIndex", "no V_S flag");

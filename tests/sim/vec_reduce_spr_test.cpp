@@ -1,21 +1,17 @@
 // GetReduceRepeatSumSpr / GetAccVal (GetReduceRepeatSumSpr.md): after the
 // count-form ReduceSum the register holds its result; nothing else defines it.
 #include <cstdint>
-#include <functional>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
+#include "vec_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
-using ascend_sim::run_kernel;
+using vec_test::one;
 using sim_test::fill;
 using sim_test::sync;
-
-namespace {
-void one(const std::function<void()>& body) { run_kernel("spr", 1, body); }
-}  // namespace
 
 XTEST(reduce_sum_result_in_acc_val) {
     // Integers, so every order of the adds gives the exact sum.

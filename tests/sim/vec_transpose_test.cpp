@@ -1,20 +1,16 @@
 // Transpose, the 16 x 16 two-byte form (Transpose.md: dst = src.T), also in place.
 #include <cstdint>
-#include <functional>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
+#include "vec_test_util.h"
 #include "xtest.h"
 
 using namespace AscendC;
-using ascend_sim::run_kernel;
+using vec_test::one;
 using sim_test::fill;
 using sim_test::sync;
-
-namespace {
-void one(const std::function<void()>& body) { run_kernel("transpose", 1, body); }
-}  // namespace
 
 XTEST(transpose_16x16_and_in_place) {
     one([] {
