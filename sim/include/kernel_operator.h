@@ -44,6 +44,7 @@
 #include "ascend_sim/kernel_vec_index.h"
 #include "ascend_sim/kernel_vec_transpose.h"
 #include "ascend_sim/kernel_vec_sort.h"
+#include "ascend_sim/kernel_vec_not_on_a2.h"
 #include "ascend_sim/kernel_sync.h"
 #include "ascend_sim/kernel_local_mem.h"
 #include "ascend_sim/kernel_print.h"

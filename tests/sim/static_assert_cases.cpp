@@ -78,6 +78,9 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #ifdef SIM_CASE_PRELU
     Prelu(f, f, f, 64u);
 #endif
+#ifdef SIM_CASE_INTERLEAVE
+    Interleave(f, f, f, f, 64);
+#endif
     // Legal forms compile.
     Cast(f, b, RoundMode::CAST_NONE, 64);
     Cast(b, f, RoundMode::CAST_RINT, 64);

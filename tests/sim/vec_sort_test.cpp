@@ -279,3 +279,12 @@ XTEST(get_mrgsort_result_needs_v_s_in_strict_mode) {
     XCHECK_THROWS_WITH(one(k), "pipe hazard (block 0): RAW on VMS4_SR: PIPE_S GetMrgSortResult",
                        "written by PIPE_V MrgSort", "no V_S flag");
 }
+
+XTEST(proposal_apis_a2_lacks_are_refused) {
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(1024);
+                           auto t = c.get<float>();
+                           MrgSort4(t, t, 1);
+                       }),
+                       "MrgSort4 (block 0): not supported on A2/A3 (dav_c220 reports ASCENDC_REPORT_NOT_SUPPORT)");
+}

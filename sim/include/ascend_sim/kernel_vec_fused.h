@@ -135,23 +135,4 @@ void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const Loca
 }
 #undef ASCEND_SIM_MULADDDST_MSG
 
-// Declared by CANN for every SoC, implemented only beyond A2/A3: dav_c220 has
-// no PreluImpl, MullImpl, FusedAbsSubImpl or FusedExpSubImpl, so they do not build.
-namespace sim_vec {
-template <class T>
-inline constexpr bool not_on_a2_v = false;
-}  // namespace sim_vec
-#define ASCEND_SIM_NOT_ON_A2(NAME, IMPL)                                                                       \
-    template <class T, class... Rest>                                                                          \
-    void NAME(const LocalTensor<T>&, const Rest&...) {                                                         \
-        static_assert(sim_vec::not_on_a2_v<T>, #NAME ": not supported on A2/A3 (dav_c220 has no " IMPL ")");   \
-    }
-ASCEND_SIM_NOT_ON_A2(Prelu, "PreluImpl")
-ASCEND_SIM_NOT_ON_A2(Mull, "MullImpl")
-ASCEND_SIM_NOT_ON_A2(AbsSub, "FusedAbsSubImpl")
-ASCEND_SIM_NOT_ON_A2(FusedAbsSub, "FusedAbsSubImpl")
-ASCEND_SIM_NOT_ON_A2(ExpSub, "FusedExpSubImpl")
-ASCEND_SIM_NOT_ON_A2(FusedExpSub, "FusedExpSubImpl")
-#undef ASCEND_SIM_NOT_ON_A2
-
 }  // namespace AscendC

@@ -4,8 +4,8 @@
 // the score in the low bytes (float 4 B; half 2 B, then 2 B reserved), the index
 // in the high 4 B. Sort32 repeat r sorts the 32 scores at src0[32r] descending,
 // equal scores in index order, into dst + 256 r. MrgSort merges up to four
-// descending queues the same way. MrgSort4, RpSort16, ProposalConcat and
-// ProposalExtract are ASCENDC_REPORT_NOT_SUPPORT in dav_c220: not provided.
+// descending queues the same way. (MrgSort4 and the other proposal APIs A2
+// lacks: kernel_vec_not_on_a2.h.)
 #pragma once
 #include <algorithm>
 #include <cstdint>
