@@ -35,16 +35,6 @@ inline void index_store(const LocalTensor<T>& dst, uint32_t i, T v) {
     dst.GetPhyAddr()[i] = v;
 }
 
-// The S_V handshake after the scalar stores (the id from GetTPipePtr()->FetchEventID).
-inline void index_s_v() {
-    if (!d::live_tpipe())
-        d::fail(kIndexApi, "no live TPipe",
-                "dav_c220 takes its S_V event id from GetTPipePtr()->FetchEventID; there is no live TPipe");
-    const int8_t id = d::fetch_event_id(uint8_t(HardEvent::S_V));
-    d::set_flag(kIndexApi, uint8_t(HardEvent::S_V), id);
-    d::wait_flag(kIndexApi, uint8_t(HardEvent::S_V), id);
-}
-
 // dst[to..] = dst[from..] + step under `mask`, one repeat (dav_c220's Adds step).
 template <class T, class M>
 inline void index_adds(const LocalTensor<T>& dst, uint32_t to, uint32_t from, uint32_t step, const M& mask,
@@ -69,7 +59,7 @@ void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count) {
     constexpr uint32_t perBlock = 32 / sizeof(T), perRepeat = 256 / sizeof(T);
     const uint32_t first = count < perBlock ? count : perBlock;
     for (uint32_t i = 0; i < first; ++i) sim_vec::index_store(dst, i, sim_vec::index_value(firstValue, int32_t(i)));
-    sim_vec::index_s_v();
+    sim_vec::api_flag(sim_vec::kIndexApi, HardEvent::S_V);
     if (count <= perBlock) return;
     const UnaryRepeatParams p;
     const uint32_t blocks = count >= perRepeat ? 8 : count / perBlock;
@@ -98,7 +88,7 @@ void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask, uin
                          "and copies it forward, so a mask below a block reads before dst",
                          (unsigned long long)mask, perBlock, perRepeat, perBlock);
     for (uint32_t i = 0; i < perBlock; ++i) sim_vec::index_store(dst, i, sim_vec::index_value(firstValue, int32_t(i)));
-    sim_vec::index_s_v();
+    sim_vec::api_flag(sim_vec::kIndexApi, HardEvent::S_V);
     const uint32_t blkElems = uint32_t(dstBlkStride) * perBlock, repElems = uint32_t(dstRepStride) * perBlock;
     UnaryRepeatParams p;
     for (uint32_t i = 1; i < mask / perBlock; ++i)
@@ -122,7 +112,7 @@ void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask[], u
         if ((mask[j / 64] >> (j % 64)) & 1u)
             sim_vec::index_store(dst, j / perBlock * perBlock * dstBlkStride + j % perBlock,
                                  sim_vec::index_value(firstValue, int32_t(j)));
-    sim_vec::index_s_v();
+    sim_vec::api_flag(sim_vec::kIndexApi, HardEvent::S_V);
     UnaryRepeatParams p;
     p.dstBlkStride = p.srcBlkStride = dstBlkStride;
     const uint32_t repElems = uint32_t(dstRepStride) * perBlock;

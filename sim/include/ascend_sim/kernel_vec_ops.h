@@ -68,6 +68,17 @@ void scalar_op(const char* api, d::VecOp op, const LocalTensor<T>& dst, const Lo
     f(dst.GetPhyAddr(), src.GetPhyAddr(), s, size_t(count));
 }
 
+// A SetFlag/WaitFlag pair an API issues itself, its id from GetTPipePtr()->FetchEventID (dav_c220).
+inline void api_flag(const char* api, HardEvent e) {
+    if (!d::live_tpipe())
+        d::fail(api, "no live TPipe",
+                "dav_c220 takes its %s event id from GetTPipePtr()->FetchEventID; there is no live TPipe",
+                e == HardEvent::S_V ? "S_V" : e == HardEvent::V_S ? "V_S" : "S_MTE3");
+    const int8_t id = d::fetch_event_id(uint8_t(e));
+    d::set_flag(api, uint8_t(e), id);
+    d::wait_flag(api, uint8_t(e), id);
+}
+
 }  // namespace sim_vec
 
 // ---- scalar conversions (8.x names; 9.x renames them to scalar Cast) ----
