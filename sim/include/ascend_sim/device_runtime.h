@@ -18,7 +18,7 @@ enum class VecOp : uint8_t {
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
     ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
-    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort,
+    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb,
     COUNT
 };
 const char* vec_op_name(VecOp op);
