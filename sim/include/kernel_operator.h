@@ -41,7 +41,7 @@
 #include "ascend_sim/kernel_vec_shift.h"
 #include "ascend_sim/kernel_vec_reduce_repeat.h"
 #include "ascend_sim/kernel_vec_reduce_spr.h"
-#include "ascend_sim/kernel_vec_reduce_sum_highdim.h"
+#include "ascend_sim/kernel_vec_reduce_highdim.h"
 #include "ascend_sim/kernel_vec_index.h"
 #include "ascend_sim/kernel_vec_transpose.h"
 #include "ascend_sim/kernel_vec_sort.h"

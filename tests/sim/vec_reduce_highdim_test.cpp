@@ -1,6 +1,8 @@
-// ReduceSum's high-dimension forms (ReduceSum.md): the sum of the masked
-// elements of every repeat. Integer-valued inputs, so every add is exact and
-// the result is the plain sum whatever the order.
+// The high-dimension ReduceSum/ReduceMax/ReduceMin (ReduceSum.md, ReduceMax.md,
+// ReduceMin.md): the sum or extreme of the masked elements of every repeat.
+// Integer-valued inputs, so every add is exact and the sum is the plain sum
+// whatever the order.
+#include <algorithm>
 #include <cstdint>
 
 #include "ascend_sim/sim.h"
@@ -97,4 +99,66 @@ XTEST(reduce_sum_highdim_vector_result_needs_v_s_in_strict_mode) {
     const sim_test::AutoSync strict(0);
     XCHECK_THROWS_WITH(one(k), "pipe hazard (block 0): RAW on UB [0x8000, 0x8004)", "PIPE_S LocalTensor::GetValue",
                        "written by PIPE_V ReduceSum");
+}
+
+XTEST(reduce_max_min_highdim) {
+    one([] {
+        sim_test::Calc c(172032);
+        auto s = c.get<float>(), d = c.get<float>()[38400], t = c.get<float>()[38408];
+        // 544 repeats of 64 (vcmax calls of 255, 255 and 34, one in-place pass); the maximum in repeat 413, lane 17
+        fill(s, 544 * 64, [](uint32_t i) { return i == 413 * 64 + 17 ? 500.0f : float(int(i % 97) - 40); });
+        sync<HardEvent::S_V>();
+        ReduceMax(d, s, t, 64, 544, 8);
+        XCHECK_EQ(d.GetValue(0), 500.0f);
+        ReduceMin(d, s, t, 32, 544, 8);  // only the first 32 lanes of each repeat
+        float want = 1e9f;
+        for (uint32_t r = 0; r < 544; ++r)
+            for (uint32_t j = 0; j < 32; ++j) want = std::min(want, float(int((r * 64 + j) % 97) - 40));
+        XCHECK_EQ(d.GetValue(0), want);
+        // 2048 repeats of the same 64 elements (srcRepStride 0): two in-place passes before the last
+        ReduceMin(d, s[413 * 64], t, 64, 2048, 0);
+        want = 1e9f;
+        for (uint32_t j = 0; j < 64; ++j) want = std::min(want, j == 17 ? 500.0f : float(int((413 * 64 + j) % 97) - 40));
+        XCHECK_EQ(d.GetValue(0), want);
+    });
+    one([] {  // half, a bit mask (lane 0 off), 3 repeats: a single in-place pass
+        sim_test::Calc c(16384);
+        auto s = c.get<half>(), d = c.get<half>()[2048], t = c.get<half>()[2064];
+        fill(s, 384, [](uint32_t i) { return i % 128 == 0 ? 99.0f : float(i % 50); });
+        sync<HardEvent::S_V>();
+        const uint64_t mask[2] = {~1ull, ~0ull};
+        ReduceMax(d, s, t, mask, 3, 8);
+        XCHECK_EQ(float(d.GetValue(0)), 49.0f);
+        ReduceMax(d, s, t, 128, 1, 8);  // one repeat: lane 0 counts
+        XCHECK_EQ(float(d.GetValue(0)), 99.0f);
+    });
+}
+
+XTEST(reduce_max_highdim_checks) {
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto s = c.get<float>(), d = c.get<float>()[512], t = c.get<float>()[520];
+                           Duplicate(s, 1.0f, 128);
+                           PipeBarrier<PIPE_V>();
+                           ReduceMax(d, s, t, 64, 2, 8, true);
+                       }),
+                       "ReduceMax (block 0): the high-dimension form with calIndex = true (dav_c220 "
+                       "ReduceImplWithIndex) is not modelled by the simulator");
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto s = c.get<float>(), d = c.get<float>()[512], t = c.get<float>()[520];
+                           t.SetSize(4);
+                           Duplicate(s, 1.0f, 256);
+                           PipeBarrier<PIPE_V>();
+                           ReduceMin(d, s, t, 64, 4, 8);  // 4 (value, index) pairs in 4 elements
+                       }),
+                       "ReduceMin (block 0): repeat 2 of sharedTmpBuffer touches bytes [16, 24)");
+    const sim_test::AutoSync strict(0);
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto s = c.get<float>(), d = c.get<float>()[512], t = c.get<float>()[520];
+                           Duplicate(s, 1.0f, 256);
+                           ReduceMax(d, s, t, 64, 4, 8);  // no barrier after Duplicate
+                       }),
+                       "pipe hazard (block 0): RAW on UB", "PIPE_V ReduceMax", "written by PIPE_V Duplicate");
 }
