@@ -59,7 +59,7 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
 struct GatherRepeatParams {
     GatherRepeatParams() {}
     GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
-        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
+        : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
     uint32_t blockNumber = DEFAULT_BLK_NUM;  // the rest are reserved (Gatherb(ISASI).md)
     uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
     uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
