@@ -148,6 +148,17 @@ std::vector<P> merged(const std::vector<std::vector<P>>& qs) {
     std::stable_sort(all.begin(), all.end(), [](const P& a, const P& b) { return a.s > b.s; });
     return all;
 }
+// Two queues of eight equal scores merged, then GetMrgSortResult's first two counts.
+void merge_two_and_read(bool suspend, uint16_t& a, uint16_t& b) {
+    sim_test::Calc c(8192);
+    auto q = c.get<float>(), d = c.get<float>()[512];
+    Duplicate(q, 1.0f, 512);
+    PipeBarrier<PIPE_V>();
+    const uint16_t lens[4] = {8, 8, 0, 0};
+    MrgSort(d, MrgSortSrcList<float>(q, q[16], q, q), MrgSort4Info(lens, suspend, 3, 1));
+    uint16_t x, y;
+    GetMrgSortResult(a, b, x, y);
+}
 void check_same(const std::vector<P>& got, const std::vector<P>& want) {
     XCHECK_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
@@ -247,28 +258,16 @@ XTEST(mrgsort_checks) {
                        }),
                        "MrgSort (block 0): uninitialised read: src2 UB [0x0040, 0x0080)");
     XCHECK_THROWS_WITH(one([] {
-                           sim_test::Calc c(8192);
-                           auto q = c.get<float>(), d = c.get<float>()[512];
-                           Duplicate(q, 1.0f, 512);
-                           PipeBarrier<PIPE_V>();
-                           const uint16_t lens[4] = {8, 8, 0, 0};
-                           MrgSort(d, MrgSortSrcList<float>(q, q[16], q, q), MrgSort4Info(lens, false, 3, 1));
-                           uint16_t a, b, x, y;
-                           GetMrgSortResult(a, b, x, y);
+                           uint16_t a, b;
+                           merge_two_and_read(false, a, b);
                        }),
                        "GetMrgSortResult (block 0): VMS4_SR holds no counts");
 }
 
 XTEST(get_mrgsort_result_needs_v_s_in_strict_mode) {
     auto k = [] {
-        sim_test::Calc c(8192);
-        auto q = c.get<float>(), d = c.get<float>()[512];
-        Duplicate(q, 1.0f, 512);
-        PipeBarrier<PIPE_V>();
-        const uint16_t lens[4] = {8, 8, 0, 0};
-        MrgSort(d, MrgSortSrcList<float>(q, q[16], q, q), MrgSort4Info(lens, true, 3, 1));
-        uint16_t a, b, x, y;
-        GetMrgSortResult(a, b, x, y);
+        uint16_t a, b;
+        merge_two_and_read(true, a, b);
         XCHECK_EQ(int(a), 8);  // equal scores: queue 1 first, and the merge stops when it runs out
         XCHECK_EQ(int(b), 0);
     };
