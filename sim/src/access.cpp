@@ -98,8 +98,8 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
         }
     }
     // dav_c220's count forms run in Counter mode and leave Normal mode with a
-    // full mask; Compare/CompareScalar leave the register alone, Gather sets it itself.
-    if (op != VecOp::Compare && op != VecOp::CompareScalar && op != VecOp::Gather) {
+    // full mask; Compare/CompareScalar and Transpose leave the register alone, Gather sets it itself.
+    if (op != VecOp::Compare && op != VecOp::CompareScalar && op != VecOp::Gather && op != VecOp::Transpose) {
         b.vecMask.hi = b.vecMask.lo = ~0ull;
         b.vecMask.counter = false;
     }

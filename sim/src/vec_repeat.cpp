@@ -29,6 +29,18 @@ void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined) {
     m.cmpDefined = defined;
 }
 
+void vec_set_acc(const char* api, uint64_t bits, uint32_t bytes) {
+    VecMaskReg& m = cur(api).vecMask;
+    m.acc = bits;
+    m.accBytes = bytes;
+}
+
+uint32_t vec_acc(const char* api, uint64_t* bits) {
+    const VecMaskReg& m = cur(api).vecMask;
+    *bits = m.acc;
+    return m.accBytes;
+}
+
 void vec_cmpmask_io(const char* api, const UbRef& t, bool store) {
     Block& b = cur(api);
     const char* role = store ? "dst" : "src";
@@ -55,12 +67,14 @@ namespace {
 
 using Interval = std::pair<uint64_t, uint64_t>;  // [lo, hi) bytes from the tensor's start
 
+constexpr int kMaxArgs = 5;  // MrgSort: four queues and dst
+
 struct Scratch {
     std::vector<RepRun> runs, pattern;
-    std::vector<Interval> iv[4];
+    std::vector<Interval> iv[kMaxArgs];
     // the last instruction, for vec_repeat_packed_write: its issue and its sources
     Instr instr;
-    uint64_t off[4];
+    uint64_t off[kMaxArgs];
     int n = 0;
 };
 thread_local Scratch tls;
@@ -172,7 +186,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     Block& b = cur(api);
     Scratch& s = tls;
     *nRuns = 0;
-    uint64_t off[4];
+    uint64_t off[kMaxArgs];
     uint32_t widest = 1;
     for (int i = 0; i < n; ++i) {
         off[i] = check_ub_operand(api, b, args[i].t, args[i].role, args[i].align);
@@ -256,6 +270,31 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
             }
     *nRuns = s.runs.size();
     return s.runs.data();
+}
+
+void vec_set_vms4(const char* api, const uint16_t counts[4], bool defined) {
+    VecMaskReg& m = cur(api).vecMask;
+    std::memcpy(m.vms4, counts, sizeof m.vms4);
+    m.vms4Defined = defined;
+    m.vms4Seq = tls.instr.seq;
+    m.vms4Serial = tls.instr.serial;
+}
+
+void vec_vms4(const char* api, uint16_t counts[4]) {
+    Block& b = cur(api);
+    const VecMaskReg& m = b.vecMask;
+    if (!m.vms4Defined)
+        fail(api, "VMS4_SR undefined",
+             "VMS4_SR holds no counts: only a MrgSort with ifExhaustedSuspension = true sets them");
+    if (b.hz.auto_sync()) b.hz.join(P_S, b.hz.snapshot(P_V));  // the V_S the compiler inserts
+    const Instr in = b.hz.issue(P_S, api);
+    if (b.hz.snapshot(P_S).c[P_V] < m.vms4Seq)
+        fail("pipe hazard", "RAW on a register",
+             "RAW on VMS4_SR: PIPE_S %s (#%u) reads the register written by PIPE_V MrgSort (#%u) with no V_S flag, "
+             "PipeBarrier<PIPE_ALL> or queue handshake in between (--cce-auto-sync=off; with it on the compiler "
+             "inserts this sync)",
+             api, in.serial, m.vms4Serial);
+    std::memcpy(counts, m.vms4, sizeof m.vms4);
 }
 
 void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes) {

@@ -55,7 +55,8 @@ const char* vec_op_name(VecOp op) {
                               "Abs",  "Relu", "Sqrt", "Rsqrt", "Reciprocal", "Not", "And", "Or", "Maxs", "Mins",
                               "LeakyRelu", "Copy",
                               "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum", "BlockReduceMax",
-                              "BlockReduceMin", "PairReduceSum", "ReduceRepeat", "ReduceDataBlock", "ReducePairElem", "Brcb", "GatherMask", "ReduceMin", "ShiftLeft", "ShiftRight"};
+                              "BlockReduceMin", "PairReduceSum", "ReduceRepeat", "ReduceDataBlock", "ReducePairElem", "Brcb", "GatherMask", "ReduceMin", "ShiftLeft", "ShiftRight",
+                              "AddRelu", "SubRelu", "FusedMulAdd", "FusedMulAddRelu", "MulAddRelu", "MulAddDst", "CreateVecIndex", "Transpose", "Sort32", "MrgSort", "Gatherb"};
     static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
     return n[size_t(op)];
 }

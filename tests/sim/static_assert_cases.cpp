@@ -69,6 +69,21 @@ void cases(LocalTensor<bfloat16_t> b, LocalTensor<float> f, LocalTensor<uint8_t>
 #ifdef SIM_CASE_GATHERMASK_PATTERN_TYPE
     GatherMask(f, f, h.ReinterpretCast<uint16_t>(), false, 0, {1, 1, 8, 8}, *(uint64_t*)nullptr);
 #endif
+#ifdef SIM_CASE_ADDRELU_INT32
+    AddRelu(f.ReinterpretCast<int32_t>(), f.ReinterpretCast<int32_t>(), f.ReinterpretCast<int32_t>(), 64);
+#endif
+#ifdef SIM_CASE_MULADDDST_PAIR
+    MulAddDst(h, f, f, 64);
+#endif
+#ifdef SIM_CASE_CREATEVECINDEX_UINT16
+    CreateVecIndex(h.ReinterpretCast<uint16_t>(), uint16_t(0), 64);
+#endif
+#ifdef SIM_CASE_PRELU
+    Prelu(f, f, f, 64u);
+#endif
+#ifdef SIM_CASE_INTERLEAVE
+    Interleave(f, f, f, f, 64);
+#endif
     // Legal forms compile.
     Cast(f, b, RoundMode::CAST_NONE, 64);
     Cast(b, f, RoundMode::CAST_RINT, 64);

@@ -18,6 +18,7 @@ enum class VecOp : uint8_t {
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
     ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
+    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -81,6 +82,16 @@ struct VecMaskReg {
     bool counter = false;
     uint64_t cmp[2] = {0, 0};
     bool cmpDefined = false;
+    // ACC_VAL, the sum register vcadd leaves behind: the count-form ReduceSum's
+    // result (accBytes = sizeof(T)); 0 bytes: undefined (block start, any other vcadd).
+    uint64_t acc = 0;
+    uint32_t accBytes = 0;
+    // VMS4_SR, the proposals each queue gave up to an exhausted-suspension
+    // MrgSort's stop; undefined otherwise. vms4Seq/vms4Serial: that MrgSort on PIPE_V.
+    uint16_t vms4[4] = {0, 0, 0, 0};
+    bool vms4Defined = false;
+    uint64_t vms4Seq = 0;
+    uint32_t vms4Serial = 0;
 };
 void vec_set_mask(const char* api, uint64_t hi, uint64_t lo);
 void vec_set_mask_mode(const char* api, bool counter);
@@ -90,6 +101,13 @@ void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined);
 // GetCmpMask (store: CMPMASK -> the 16 B at t) and SetCmpMask (load): a vector
 // instruction on 16 bytes, 16-byte aligned (GetCmpMask.md, SetCmpMask.md).
 void vec_cmpmask_io(const char* api, const UbRef& t, bool store);
+// ACC_VAL := bits of a `bytes`-wide result (0: undefined); vec_acc returns its width.
+void vec_set_acc(const char* api, uint64_t bits, uint32_t bytes);
+uint32_t vec_acc(const char* api, uint64_t* bits);
+// VMS4_SR := counts (defined false: undefined), set by the instruction vec_repeat last checked.
+void vec_set_vms4(const char* api, const uint16_t counts[4], bool defined);
+// GetMrgSortResult: a PIPE_S read of VMS4_SR, ordered after its MrgSort as a UB read would be (V_S).
+void vec_vms4(const char* api, uint16_t counts[4]);
 
 // One operand of a repeated instruction: element j of repeat r is at byte
 // (r * repStride + (j / perBlock) * blkStride) * 32 + (j % perBlock) * elemSize

@@ -4,8 +4,12 @@
 // (offsets in bytes, one uint32 per element, consecutive across repeats), stored
 // at dst + r x dstRepStride x 32 B + j x sizeof(T). The mask is always set (no
 // isSetMask). The count form: kernel_vec_ops.h.
+// Gatherb (dav_c220 GatherbImpl: ResetMask, then vgatherb; Gatherb(ISASI).md):
+// block j of repeat r is the 32 B of src at byte offset[8r + j], stored at
+// dst + (r x dstRepStride + j x dstBlkStride) x 32 B (dstBlkStride 0 counts as 1).
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "kernel_vec_ops.h"
 #include "kernel_vec_repeat.h"
@@ -50,6 +54,53 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
             const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTime,
             const uint16_t dstRepStride) {
     sim_vec::gather_highdim(dst, src, srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride);
+}
+
+struct GatherRepeatParams {
+    GatherRepeatParams() {}
+    GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+        : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;  // the rest are reserved (Gatherb(ISASI).md)
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+template <class T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offset,
+             const uint8_t repeatTime, const GatherRepeatParams& repeatParams) {
+    static_assert(sim_vec::one_of_v<T, uint16_t, uint32_t>, "Gatherb: A2/A3 support uint16_t and uint32_t");
+    namespace d = sim_vec::d;
+    d::vec_set_mask("Gatherb", ~0ull, ~0ull);  // ResetMask
+    const auto* sp = static_cast<const uint8_t*>(src.ub_ref().p);
+    const auto* dp = static_cast<const uint8_t*>(dst.ub_ref().p);
+    if (sp < dp + dst.ub_ref().dataLen && dp < sp + src.ub_ref().dataLen)
+        d::fail("Gatherb", "dst overlaps src", "dst and src overlap (Gatherb(ISASI).md: not the same memory)");
+    // One element a 32 B block: offsets 8 a repeat, dst blocks at their strides, src whole for the hazards.
+    d::RepArg a[3] = {sim_vec::rep_arg(offset, 1, 1, "offset", false), sim_vec::rep_arg(src, 0, 0, "src", false),
+                      {dst.ub_ref(), 32, repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1u,
+                       repeatParams.dstRepStride, "dst", true}};
+    a[1].repBytes = a[1].repUnit = src.ub_ref().dataLen;
+    a[1].initcheck = false;
+    d::RepShape shape{8, repeatTime};
+    shape.ignoreMask = true;
+    sim_vec::repeat("Gatherb", d::VecOp::Gatherb, a, 3, shape, [&](const d::RepRun& u) {
+        const uint32_t* off = sim_vec::at(offset, a[0], u);
+        for (uint32_t k = 0; k < u.len; ++k) {
+            if (off[k] % 32 || uint64_t(off[k]) + 32 > src.ub_ref().dataLen)
+                d::fail("Gatherb", "offset out of range or misaligned",
+                        "repeat %u: offset[%u] = %u B is not a 32-byte aligned block inside src's %u B", u.repeat,
+                        u.repeat * 8 + u.first + k, off[k], src.ub_ref().dataLen);
+            std::memcpy(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d::rep_offset(a[2], u.repeat, u.first + k),
+                        sp + off[k], 32);
+        }
+        d::gather_read("Gatherb", src.ub_ref(), off, 0, u.len, 32);
+    });
 }
 
 }  // namespace AscendC

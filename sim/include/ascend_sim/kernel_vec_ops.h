@@ -8,6 +8,7 @@
 // Adds/Muls/Duplicate/Axpy must be exactly the element type (no float/double mixing).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "device_runtime.h"
@@ -65,6 +66,17 @@ void scalar_op(const char* api, d::VecOp op, const LocalTensor<T>& dst, const Lo
     const d::VecArg a[2] = {arg(src, c, "src", false), arg(dst, c, "dst", true)};
     if (!d::vec_instr(api, op, count, sizeof(T), a, 2, true)) return;
     f(dst.GetPhyAddr(), src.GetPhyAddr(), s, size_t(count));
+}
+
+// A SetFlag/WaitFlag pair an API issues itself, its id from GetTPipePtr()->FetchEventID (dav_c220).
+inline void api_flag(const char* api, HardEvent e) {
+    if (!d::live_tpipe())
+        d::fail(api, "no live TPipe",
+                "dav_c220 takes its %s event id from GetTPipePtr()->FetchEventID; there is no live TPipe",
+                e == HardEvent::S_V ? "S_V" : e == HardEvent::V_S ? "V_S" : "S_MTE3");
+    const int8_t id = d::fetch_event_id(uint8_t(e));
+    d::set_flag(api, uint8_t(e), id);
+    d::wait_flag(api, uint8_t(e), id);
 }
 
 }  // namespace sim_vec
@@ -204,6 +216,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
     sim_vec::d::vec_instr("ReduceSum", sim_vec::d::VecOp::ReduceSum, count, sizeof(T), a, 1, true);
     const T r = sim_vec::num::reduce_sum(src.GetPhyAddr(), size_t(count));
+    // dav_c220 ReduceSumImpl: one vcadd, then dst[0] is stored from ACC_VAL.
+    uint64_t acc = 0;
+    std::memcpy(&acc, &r, sizeof(T));
+    sim_vec::d::vec_set_acc("ReduceSum", acc, sizeof(T));
     sim_vec::d::reduce_scalar_store("ReduceSum", dst.GetPhyAddr(), sizeof(T));
     dst.GetPhyAddr()[0] = r;
 }

@@ -70,7 +70,7 @@ void reduce_one(uint8_t* out, T* lanes, const bool* active, Grouping g, ReduceTy
 template <class T, bool isSetMask, class M>
 void rep_reduce(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask,
                 int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, Grouping g,
-                ReduceType type, ReduceOrder order) {
+                ReduceType type, ReduceOrder order, const char* dstRole = "dst", const char* srcRole = "src") {
     static_assert(f16f32_v<T>, "the per-repeat reductions: A2/A3 support half and float only");
     constexpr uint32_t perRepeat = 256 / sizeof(T);
     if (repeatTime < 0 || repeatTime > 255 || dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
@@ -79,12 +79,14 @@ void rep_reduce(const char* api, d::VecOp op, const LocalTensor<T>& dst, const L
                 dstRepStride, srcBlkStride, srcRepStride);
     apply_mask<T, isSetMask>(api, mask);
     const uint32_t out = result_bytes<T>(g, type, order);
-    d::RepArg a[2] = {rep_arg(src, uint32_t(srcBlkStride), uint32_t(srcRepStride), "src", false),
-                      rep_arg(dst, 0, uint32_t(dstRepStride), "dst", true)};
+    d::RepArg a[2] = {rep_arg(src, uint32_t(srcBlkStride), uint32_t(srcRepStride), srcRole, false),
+                      rep_arg(dst, 0, uint32_t(dstRepStride), dstRole, true)};
     a[1].repBytes = a[1].repUnit = out;
     a[1].align = g == Grouping::Pair ? 32 : out;
     size_t n = 0;
     const d::RepRun* runs = d::vec_repeat(api, op, a, 2, {perRepeat, uint32_t(repeatTime)}, &n);
+    // vcadd leaves ACC_VAL holding nothing documented (GetReduceRepeatSumSpr.md: ReduceSum's count form only).
+    if (n && g == Grouping::Repeat && type == ReduceType::SUM) d::vec_set_acc(api, 0, 0);
     T lanes[perRepeat];
     bool active[perRepeat];
     for (size_t i = 0; i < n;) {

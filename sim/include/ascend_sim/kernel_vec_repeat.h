@@ -43,17 +43,29 @@ void rep_unary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const Lo
            [&](const d::RepRun& u) { f(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
 }
 
+// dst (type D) from src0 and src1 (type S); `readsDst`: dst is also a source
+// (FusedMulAdd, MulAddDst). A repeat holds 256 B of the wider type; each
+// operand's strides count its own 32 B blocks.
+template <class D, class S, bool isSetMask, class M, class F>
+void rep_binary_into(const char* api, d::VecOp op, const LocalTensor<D>& dst, const LocalTensor<S>& src0,
+                     const LocalTensor<S>& src1, const M& mask, uint8_t repeatTime, const BinaryRepeatParams& p,
+                     bool src1TrailsDst, bool readsDst, F f) {
+    apply_mask<D, isSetMask>(api, mask);
+    const d::RepArg a[4] = {rep_arg(src0, p.src0BlkStride, p.src0RepStride, "src0", false),
+                            rep_arg(src1, p.src1BlkStride, p.src1RepStride, "src1", false, src1TrailsDst),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", false)};
+    constexpr uint32_t widest = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
+    repeat(api, op, a, readsDst ? 4 : 3, {256 / widest, repeatTime}, [&](const d::RepRun& u) {
+        f(at(dst, a[2], u), at(src0, a[0], u), at(src1, a[1], u), size_t(u.len));
+    });
+}
+
 template <class T, bool isSetMask, class M, class F>
 void rep_binary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const LocalTensor<T>& src1, const M& mask, uint8_t repeatTime, const BinaryRepeatParams& p,
                 bool src1TrailsDst, F f) {
-    apply_mask<T, isSetMask>(api, mask);
-    const d::RepArg a[3] = {rep_arg(src0, p.src0BlkStride, p.src0RepStride, "src0", false),
-                            rep_arg(src1, p.src1BlkStride, p.src1RepStride, "src1", false, src1TrailsDst),
-                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
-    repeat(api, op, a, 3, {256 / uint32_t(sizeof(T)), repeatTime}, [&](const d::RepRun& u) {
-        f(at(dst, a[2], u), at(src0, a[0], u), at(src1, a[1], u), size_t(u.len));
-    });
+    rep_binary_into<T, T, isSetMask>(api, op, dst, src0, src1, mask, repeatTime, p, src1TrailsDst, false, f);
 }
 
 template <class T, bool isSetMask, class M, class F>

@@ -256,6 +256,7 @@ public:
     void reset_gm() { gm_.clear(); }
     // --cce-auto-sync=on: the pairs the compiler syncs count as ordered (hazards.cpp).
     void set_auto_sync(bool on) { autoSync_ = on; }
+    bool auto_sync() const { return autoSync_; }
 
 private:
     bool autoSync_ = true;
