@@ -231,6 +231,16 @@ struct QueHop {
 int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
                          uint32_t len);
 int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len);
+// A TBufPool of len bytes carved from the TPipe (parent -1, pipeId) or from a
+// parent pool, or over the range of pool `share` (-1: none); cap = bufIDSize.
+int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t share, uint32_t len, uint32_t cap);
+int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                           uint32_t len);
+int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len);
+void bufpool_reset(const char* api, int32_t poolId);
+void bufpool_end(int32_t poolId) noexcept;
+// The UB from the end of the TPipe's buffers to the end PopStackBuffer may use.
+Slot pop_stack_buffer(const char* api);  // ~TBufPool: Reset unless the TPipe released it
 Slot que_alloc(const char* api, int32_t queId);
 bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, const QueHop& hop);
 Slot que_deque(const char* api, int32_t queId, const QueHop& hop);

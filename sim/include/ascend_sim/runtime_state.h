@@ -278,6 +278,8 @@ struct Buffer {
     uint32_t offset = 0, len = 0;
     int32_t queue = -1;  // -1: a TBuf
     int32_t gen = 0;     // TPipe generation (Reset kills older buffers)
+    int32_t pool = -1;   // the TBufPool it was carved from, -1: the TPipe's own
+    int32_t poolGen = 0; // that pool's generation (its Reset kills older buffers)
     uint8_t pos = 0;
     BufState state = BufState::FREE;
     QueHop enq{};         // ENQUEUED: the handshake its EnQue set
@@ -292,10 +294,20 @@ struct Queue {
     uint8_t freeEvent = 0;      // FreeTensor -> AllocTensor (GetQueEvt, backward)
     int32_t depth = 0;
     int32_t pipeGen = 0;
+    int32_t pool = -1, poolGen = 0;  // as Buffer's
     std::vector<int32_t> bufs;  // buffer ids, in InitBuffer order
     std::vector<int32_t> ring;  // depth slots
     int32_t head = 0, tail = 0, used = 0;
     uint32_t cursor = 0;        // AllocTensor's round-robin scan starts here
+};
+
+// A TBufPool's share of UB (kernel_tbufpool_impl.h): [start, start + len), which
+// its InitBuffer and nested InitBufPool calls carve from `next` on.
+struct Pool {
+    uint64_t start = 0, len = 0, next = 0;
+    uint32_t count = 0, cap = 0;  // buffers carved / the pool's bufIDSize
+    int32_t pipeGen = 0;          // the TPipe generation it was made in
+    int32_t gen = 0;              // bumps on Reset: its buffers die
 };
 
 // ---- GM accesses for the inter-block race check (gm_races.cpp) ----
@@ -377,6 +389,7 @@ struct Block {
     uint32_t bufCount = 0;
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
+    std::vector<Pool> pools;  // TBufPools, by id (queues.cpp)
     // Empty vectors, with the capacity the last launch's queues gave them, for
     // this launch's queues (spare_ints in queues.cpp).
     std::vector<std::vector<int32_t>> spareInts;
