@@ -72,7 +72,28 @@ struct Io {
 };
 }  // namespace
 
-// Two pools over one range: the second's queues get the first's bytes after its Reset.
+// z0 = x + y through three queues of p1, then, after p1's Reset, z1 = x * y
+// through three of p2, which shares p1's range: p2's first buffer is p1's, whose
+// address is returned.
+uint64_t two_rounds(TBufPool<TPosition::VECCALC>& p1, TBufPool<TPosition::VECCALC>& p2, const Io& io) {
+    TQue<TPosition::VECIN, 1> a, b, a2, b2;
+    TQue<TPosition::VECOUT, 1> c, c2;
+    p1.InitBuffer(a, 1, kBytes);
+    p1.InitBuffer(b, 1, kBytes);
+    p1.InitBuffer(c, 1, kBytes);
+    add_through(a, b, c, global(io.x.p, kN), global(io.y.p, kN), global(io.z0.p, kN), add);
+    const uint64_t first = addr_of(a);
+    p1.Reset();
+    p2.InitBuffer(a2, 1, kBytes);
+    p2.InitBuffer(b2, 1, kBytes);
+    p2.InitBuffer(c2, 1, kBytes);
+    XCHECK_EQ(addr_of(a2), first);
+    add_through(a2, b2, c2, global(io.x.p, kN), global(io.y.p, kN), global(io.z1.p, kN), mul);
+    p2.Reset();
+    return first;
+}
+
+// Two pools of the TPipe over one range.
 XTEST(a_shared_range_is_reused_after_reset) {
     for (int autoSync : {1, 0}) {
         sim_test::AutoSync mode(autoSync);
@@ -80,22 +101,9 @@ XTEST(a_shared_range_is_reused_after_reset) {
         one([&] {
             TPipe pipe;
             TBufPool<TPosition::VECCALC> p1, p2;
-            TQue<TPosition::VECIN, 1> a, b, a2, b2;
-            TQue<TPosition::VECOUT, 1> c, c2;
             pipe.InitBufPool(p1, kBytes * 3);
             pipe.InitBufPool(p2, kBytes * 3, p1);
-            p1.InitBuffer(a, 1, kBytes);
-            p1.InitBuffer(b, 1, kBytes);
-            p1.InitBuffer(c, 1, kBytes);
-            add_through(a, b, c, global(io.x.p, kN), global(io.y.p, kN), global(io.z0.p, kN), add);
-            const uint64_t first = addr_of(a);
-            p1.Reset();
-            p2.InitBuffer(a2, 1, kBytes);
-            p2.InitBuffer(b2, 1, kBytes);
-            p2.InitBuffer(c2, 1, kBytes);
-            XCHECK_EQ(addr_of(a2), first);
-            add_through(a2, b2, c2, global(io.x.p, kN), global(io.y.p, kN), global(io.z1.p, kN), mul);
-            p2.Reset();
+            two_rounds(p1, p2, io);
         });
         io.check();
     }
@@ -110,28 +118,16 @@ XTEST(nested_pools_subdivide_their_parent) {
         one([&] {
             TPipe pipe;
             TBufPool<TPosition::VECCALC> p0, p1, p2;
-            TQue<TPosition::VECIN, 1> big, a, b, a2, b2;
-            TQue<TPosition::VECOUT, 1> c, c2;
+            TQue<TPosition::VECIN, 1> big;
             TBuf<TPosition::VECCALC> after;
             pipe.InitBufPool(p0, kBytes * 5);
             pipe.InitBuffer(after, kBytes);
             p0.InitBufPool(p1, kBytes * 3);
             p0.InitBuffer(big, 1, kBytes * 2);
             p0.InitBufPool(p2, kBytes * 3, p1);
-            p1.InitBuffer(a, 1, kBytes);
-            p1.InitBuffer(b, 1, kBytes);
-            p1.InitBuffer(c, 1, kBytes);
-            const uint64_t base = addr_of(a);
+            const uint64_t base = two_rounds(p1, p2, io);
             XCHECK_EQ(addr_of(big), base + 3 * kBytes);
             XCHECK_EQ(uint64_t(reinterpret_cast<uintptr_t>(after.Get<float>().GetPhyAddr())), base + 5 * kBytes);
-            add_through(a, b, c, global(io.x.p, kN), global(io.y.p, kN), global(io.z0.p, kN), add);
-            p1.Reset();
-            p2.InitBuffer(a2, 1, kBytes);
-            p2.InitBuffer(b2, 1, kBytes);
-            p2.InitBuffer(c2, 1, kBytes);
-            XCHECK_EQ(addr_of(a2), base);
-            add_through(a2, b2, c2, global(io.x.p, kN), global(io.y.p, kN), global(io.z1.p, kN), mul);
-            p2.Reset();
             p0.Reset();
             pipe.Reset();
         });
