@@ -175,6 +175,11 @@ struct UbBlocks {
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks);
 
+// A UB -> UB copy of srcBlocks.count blocks (PIPE_V): positions, 32 B alignment,
+// initcheck of the blocks read, hazards on both hulls, the blocks written.
+void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks& dstBlocks,
+             const UbBlocks& srcBlocks);
+
 // The core's MOV_PAD_VAL register (DataCopyPad's fill): unset at block start.
 void set_pad_register(const char* api, uint64_t bits);
 bool pad_register(const char* api, uint64_t* bits);
@@ -238,9 +243,9 @@ int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t
                            uint32_t len);
 int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len);
 void bufpool_reset(const char* api, int32_t poolId);
-void bufpool_end(int32_t poolId) noexcept;
+void bufpool_end(int32_t poolId) noexcept;  // ~TBufPool: Reset unless the TPipe released it
 // The UB from the end of the TPipe's buffers to the end PopStackBuffer may use.
-Slot pop_stack_buffer(const char* api);  // ~TBufPool: Reset unless the TPipe released it
+Slot pop_stack_buffer(const char* api);
 Slot que_alloc(const char* api, int32_t queId);
 bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, const QueHop& hop);
 Slot que_deque(const char* api, int32_t queId, const QueHop& hop);
