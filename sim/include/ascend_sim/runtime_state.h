@@ -318,6 +318,7 @@ struct GmRecord {
     bool write;
     uint8_t atomic;  // a write under an atomic mode: its AtomicMode::code(), 0 for a plain access
     const char* op;
+    uint32_t seg = 0;  // the block's inter-core sync segment (ib_sync.cpp)
 };
 
 // ---- events ----
@@ -413,6 +414,7 @@ struct Block {
     SeenSet scalarReadsSeen;  // (address * 16 + bytes) of scalar reads recorded this epoch
     uint32_t syncAlls = 0;
     void* sysWorkspace = nullptr;
+    uint32_t seg = 0;  // inter-core sync segment: bumps at each IBSet/IBWait (ib_sync.cpp)
 };
 
 // One kernel launch: shared by its block threads.
@@ -443,6 +445,19 @@ struct Launch {
     int32_t softValue = 0;
     uint32_t softFirst = 0;
     std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
+
+    // Inter-core flags (ib_sync.cpp), under mu. ibClock[b][s]: what block b knows
+    // in its segment s, per block: that block's segments below the value happened
+    // before. ibFlagClock: the clock an IBSet left at a flag's GM address.
+    bool ibUsed = false;
+    std::vector<std::vector<std::vector<uint32_t>>> ibClock;
+    std::map<uint64_t, std::vector<uint32_t>> ibFlagClock;
+    // Blocks waiting for a flag; each one's failed poll stamps the progress count
+    // it saw (a wait no block can satisfy is reported, never spun on).
+    std::vector<uint8_t> ibPolling;
+    std::vector<uint64_t> ibFailedAt;
+    uint32_t ibPollers = 0;
+    uint64_t ibProgress = 0;
 
     std::mutex atomicMu;  // UB->GM copies under an atomic mode (atomic_store)
 
@@ -497,6 +512,9 @@ inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, 
     if (!b.initcheck || hi <= lo || b.init.written(lo, hi)) return;
     init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
 }
+
+// runtime.cpp: a polling block steps aside and stays runnable (fiber mode).
+void poll_yield(Block& b);
 
 // events.cpp: kernel-end check of one block.
 void events_end(Block& b);
