@@ -130,3 +130,67 @@ XTEST(flag_arguments_are_checked) {
     run_kernel("ib_ok", 1, with(0, 0));
     XCHECK_EQ(ws.p[0], 1);
 }
+
+namespace {
+// Each round, in block order: acc = acc * 2 + (block + 1), a GM read-modify-write
+// that only WaitPreBlock / NotifyNextBlock keep from racing.
+void ordered_rounds(float* acc, int32_t* ws, int32_t rounds, bool init) {
+    const int32_t i = int32_t(GetBlockIdx());
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, wsBuf;
+    pipe.InitBuffer(buf, kN * sizeof(float));
+    pipe.InitBuffer(wsBuf, kBlocks * 32 + 32);
+    auto t = buf.Get<float>();
+    auto gws = global(ws, kBlocks * 8);
+    auto ubws = wsBuf.Get<int32_t>();
+    if (init) InitDetermineComputeWorkspace(gws, ubws);
+    for (int32_t r = 0; r < rounds; ++r) {
+        WaitPreBlock(gws, ubws);
+        DataCopy(t, global(acc, kN), kN);
+        sim_test::sync<HardEvent::MTE2_V>();
+        Muls(t, t, 2.0f, kN);
+        PipeBarrier<PIPE_V>();
+        Adds(t, t, float(i + 1), kN);
+        sim_test::sync<HardEvent::V_MTE3>();
+        DataCopy(global(acc, kN), t, kN);
+        NotifyNextBlock(gws, ubws);
+    }
+}
+}  // namespace
+
+XTEST(determine_compute_runs_the_blocks_in_order) {
+    for (int autoSync : {1, 0}) {
+        sim_test::AutoSync mode(autoSync);
+        Gm<float> acc(kN, "acc");
+        Gm<int32_t> ws(kBlocks * 8, "ws");
+        for (int32_t k = 0; k < kBlocks * 8; ++k) ws.p[k] = 7;  // need not be zero (InitDetermineComputeWorkspace.md)
+        run_kernel("determine", kBlocks, [&] { ordered_rounds(acc.p, ws.p, 2, true); });
+        float want = 0.0f;
+        for (int r = 0; r < 2; ++r)
+            for (uint32_t b = 0; b < kBlocks; ++b) want = want * 2.0f + float(b + 1);
+        for (int32_t e = 0; e < kN; ++e) XCHECK_EQ(acc.p[e], want);
+        for (int32_t k = 0; k < kBlocks * 8; ++k) XCHECK_EQ(ws.p[k], 0);  // the last block's notify
+    }
+}
+
+XTEST(determine_compute_is_checked) {
+    Gm<float> acc(kN, "acc");
+    Gm<int32_t> ws(kBlocks * 8, "ws");
+    XCHECK_THROWS_WITH(run_kernel("determine_no_init", kBlocks, [&] { ordered_rounds(acc.p, ws.p, 1, false); }),
+                       "WaitPreBlock", "call InitDetermineComputeWorkspace first");
+    // Block 2 waits twice in a round where block 1 never notifies.
+    XCHECK_THROWS_WITH(run_kernel("determine_hang", 3,
+                                  [&] {
+                                      TPipe pipe;
+                                      TBuf<TPosition::VECCALC> wsBuf;
+                                      pipe.InitBuffer(wsBuf, 3 * 32 + 32);
+                                      auto gws = global(ws.p, 3 * 8);
+                                      auto ubws = wsBuf.Get<int32_t>();
+                                      InitDetermineComputeWorkspace(gws, ubws);
+                                      if (GetBlockIdx() == 1) return;
+                                      WaitPreBlock(gws, ubws);
+                                      NotifyNextBlock(gws, ubws);
+                                  }),
+                       "WaitPreBlock (block 2)", "waits for the slots of the blocks before 2 to read 1",
+                       "the NPU would hang");
+}

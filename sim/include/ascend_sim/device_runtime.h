@@ -212,6 +212,9 @@ void release_event_id(uint8_t hardEvent, int8_t id);
 void sync_all(const char* api);
 // IBSet (set) / IBWait on the flag at `flag` (32 B read through ubWs).
 void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, int32_t blockIdx, int32_t eventID);
+// InitDetermineComputeWorkspace, WaitPreBlock, NotifyNextBlock.
+enum class DetermineStep : uint8_t { INIT, WAIT, NOTIFY };
+void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const UbRef& ubWs);
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores);
 void* user_workspace(const char* api, void* ws);
 void set_sys_workspace(void* ws);

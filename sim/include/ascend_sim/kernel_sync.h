@@ -108,6 +108,22 @@ void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>
     sim_sync::ib_flag("IBWait", false, isAIVOnly, gmWorkspace, ubWorkspace, blockIdx, eventID);
 }
 
+// Blocks in index order (ib_sync.cpp): the GM workspace holds GetBlockNum() x 32 B,
+// the UB workspace GetBlockNum() x 32 + 32 B (the round counter after the slots).
+inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("InitDetermineComputeWorkspace", ascend_sim::detail::DetermineStep::INIT,
+                                       gmWorkspace.gm_ref(), ubWorkspace.ub_ref());
+}
+// Waits until every block before this one has notified in this round.
+inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("WaitPreBlock", ascend_sim::detail::DetermineStep::WAIT, gmWorkspace.gm_ref(),
+                                       ubWorkspace.ub_ref());
+}
+inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("NotifyNextBlock", ascend_sim::detail::DetermineStep::NOTIFY,
+                                       gmWorkspace.gm_ref(), ubWorkspace.ub_ref());
+}
+
 // The memory DataSyncBarrier waits for (kernel_event.h).
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 
