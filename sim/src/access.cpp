@@ -16,6 +16,7 @@ bool ub_position(uint8_t pos) {
     return TPosition(pos) == TPosition::VECIN || TPosition(pos) == TPosition::VECOUT ||
            TPosition(pos) == TPosition::VECCALC;
 }
+}  // namespace
 
 void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + span;
@@ -32,7 +33,6 @@ void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
              "%s [%s, %s) (%llu B) is not inside one GM allocation (GmAlloc/gm_alloc/GmRegion)", dir,
              gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span);
 }
-}  // namespace
 
 uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {
     if (!ub_position(t.pos))

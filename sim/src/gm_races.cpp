@@ -1,5 +1,7 @@
 // Inter-block GM races: within one SyncAll epoch, a write by one block and a
-// read or write by another of overlapping bytes. Writes under the same atomic
+// read or write by another of overlapping bytes, unless an IBSet/IBWait pair
+// orders them (the writer's access before its IBSet, the other's after the
+// IBWait that saw it). Writes under the same atomic
 // mode (SetAtomicAdd<float> in both blocks, say) commute and do not race each
 // other; they race plain accesses and writes under another mode. Checked at
 // each SyncAll and at kernel end from the recorded intervals: sort (each block
@@ -21,12 +23,12 @@ void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* o
     const size_t n = b.records.size();
     for (size_t k = 1; k <= kLookBack && k <= n; ++k) {
         GmRecord& r = b.records[n - k];
-        if (r.write == write && r.atomic == atomic && lo >= r.lo && lo <= r.hi) {
+        if (r.write == write && r.atomic == atomic && r.seg == b.seg && lo >= r.lo && lo <= r.hi) {
             if (hi > r.hi) r.hi = hi;
             return;
         }
     }
-    b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, op});
+    b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, op, b.seg});
 }
 
 namespace {
@@ -109,8 +111,45 @@ void sort_gm_records(std::vector<GmRecord>& v) {
     if (!std::is_sorted(v.begin(), v.end(), before)) std::stable_sort(v.begin(), v.end(), before);
 }
 
+namespace {
+[[noreturn]] void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
+    const GmRecord& a = x.block < y.block ? x : y;
+    const GmRecord& c = x.block < y.block ? y : x;
+    const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
+    std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
+                       ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
+                       access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
+                       access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
+                       (L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") + " in between";
+    throw SimViolation(api, a.block, "inter-block GM race", what);
+}
+
+// Did x happen before y, or y before x, through IBSet/IBWait pairs?
+bool ordered(const GmRecord& x, const GmRecord& y, const Launch& L) {
+    return L.ibClock[y.block][y.seg][x.block] > x.seg || L.ibClock[x.block][x.seg][y.block] > y.seg;
+}
+
+// With inter-core flags in play the furthest-reaching interval of another block
+// may be ordered while a shorter one is not: every overlapping pair is checked
+// (the records still live when the next one starts).
+void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L) {
+    std::vector<const GmRecord*> live;
+    for (const GmRecord& r : all) {
+        size_t n = 0;
+        for (const GmRecord* o : live)
+            if (o->hi > r.lo) live[n++] = o;
+        live.resize(n);
+        for (const GmRecord* o : live)
+            if (o->block != r.block && kinds_conflict(kind_of(*o), kind_of(r)) && !ordered(*o, r, L))
+                report(api, *o, r, L);
+        live.push_back(&r);
+    }
+}
+}  // namespace
+
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
     const std::vector<GmRecord> all = merged(perBlock);
+    if (L.ibUsed) return check_ordered(api, all, L);
     Top top[kKinds][2];
     uint32_t seen = 0;  // bit k: top[k] holds a record
     for (const GmRecord& r : all) {
@@ -120,18 +159,7 @@ void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBloc
             const int j = __builtin_ctz(m);
             if (kinds_conflict(k, j)) o = conflict(top[j][0], top[j][1], r);
         }
-        if (o) {
-            const GmRecord& a = o->block < r.block ? *o : r;
-            const GmRecord& c = o->block < r.block ? r : *o;
-            const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
-            const uint32_t blk = a.block;
-            std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " +
-                               std::to_string(c.block) + ", " + L.name + "): GM [" + gm_describe(lo) + ", " +
-                               gm_describe(hi) + ") is " + access_word(a) + " by block " +
-                               std::to_string(a.block) + " (" + a.op + ") and " + access_word(c) + " by block " +
-                               std::to_string(c.block) + " (" + c.op + ") with no SyncAll in between";
-            throw SimViolation(api, blk, "inter-block GM race", what);
-        }
+        if (o) report(api, *o, r, L);
         push(top[k][0], top[k][1], r);
         seen |= 1u << k;
     }

@@ -32,6 +32,13 @@ const char* pos_name(uint8_t p) {
 namespace {
 constexpr uint32_t kMaxBuffers = 64;  // QBUF_MAX_LEN
 
+// A buffer or queue dies with its TPipe's generation or its pool's.
+bool pool_live(const Block& b, int32_t pool, int32_t poolGen) {
+    return pool < 0 || b.pools[size_t(pool)].gen == poolGen;
+}
+bool live(const Block& b, const Buffer& f) { return f.gen == b.pipeGen && pool_live(b, f.pool, f.poolGen); }
+bool live(const Block& b, const Queue& q) { return q.pipeGen == b.pipeGen && pool_live(b, q.pool, q.poolGen); }
+
 // "EnQue<GM, VECIN>" or "EnQue (the queue's GM -> VECIN)", with the event it stands for.
 std::string hop_text(const char* call, const QueHop& h) {
     std::string s(call);
@@ -52,40 +59,79 @@ Queue& queue(const char* api, Block& b, int32_t qid) {
     if (q.pipeGen != b.pipeGen)
         fail(api, "queue used after TPipe::Reset", "the TQue's buffers were released by TPipe::Reset/Destroy; "
                                                     "call InitBuffer again");
+    if (!live(b, q))
+        fail(api, "queue used after TBufPool::Reset",
+             "the TQue's buffers were released by its TBufPool's Reset; call InitBuffer again");
     return q;
 }
 
 Slot slot_of(Block& b, int32_t id) { return Slot{b.ub + b.bufs[id].offset, b.bufs[id].len, id}; }
 
 Buffer& own_buffer(const char* api, Block& b, int32_t qid, int32_t bufId, const void* p) {
-    if (bufId < 0 || size_t(bufId) >= b.bufs.size() || b.bufs[bufId].queue != qid || b.bufs[bufId].gen != b.pipeGen)
+    if (bufId < 0 || size_t(bufId) >= b.bufs.size() || b.bufs[bufId].queue != qid ||
+        !live(b, b.bufs[bufId]))
         fail(api, "tensor not from this queue",
              "the tensor at UB %s was not allocated from this queue (AllocTensor/DeQue of this TQue)",
              hex(uint64_t(static_cast<const uint8_t*>(p) - b.ub)).c_str());
     return b.bufs[bufId];
 }
 
-void alloc_ub(const char* api, Block& b, uint32_t num, uint32_t len, uint32_t& lenR) {
+// Where an InitBuffer takes its bytes from: the TPipe's UB or a TBufPool's range.
+struct Carve {
+    uint64_t& next;     // the first byte not handed out
+    uint64_t end;       // one past the last byte it may hand out
+    uint32_t& count;    // buffers carved so far
+    uint32_t maxCount;  // QBUF_MAX_LEN for the TPipe, bufIDSize for a pool
+    int32_t pool;       // -1: the TPipe
+    int32_t poolGen;
+};
+
+Carve pipe_carve(Block& b) { return Carve{b.ubNext, b.ubUsable, b.bufCount, kMaxBuffers, -1, 0}; }
+
+// UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
+// Filled here, the first time InitBuffer or InitBufPool hands bytes out, rather
+// than all 190 KB at block start: the rest is unreachable (every LocalTensor
+// comes from them), and small launches paid more for the fill than the work.
+void fill_ub(Block& b, uint64_t end) {
+    if (end <= b.ubFilled) return;
+    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
+    b.ubFilled = end;
+}
+
+void note_peak(Block& b) {
+    if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
+}
+
+uint32_t round32(uint32_t len) { return (len + 31) / 32 * 32; }
+
+void alloc_ub(const char* api, Block& b, const Carve& c, uint32_t num, uint32_t len, uint32_t& lenR) {
     if (len == 0) fail(api, "buffer length 0", "len is 0 bytes");
     if (num < 1 || num > kMaxBuffers) fail(api, "buffer count out of range", "num %u is outside [1, 64]", num);
-    if (b.bufCount + num > kMaxBuffers)
-        fail(api, "more than 64 buffers", "%u buffers after this call exceed the TPipe's 64 (QBUF_MAX_LEN)",
-             b.bufCount + num);
-    lenR = (len + 31) / 32 * 32;
-    const uint64_t end = b.ubNext + uint64_t(num) * lenR;
-    if (end > b.ubUsable)
-        fail(api, "UB capacity exceeded",
-             "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B usable",
-             (unsigned long long)end, (unsigned long long)b.ubNext, num, lenR, b.launch ? b.launch->prof.name.c_str() : "?",
-             (unsigned long long)b.ubUsable);
-    // UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
-    // Filled here, the first time InitBuffer hands bytes out, rather than all
-    // 190 KB at block start: the rest is unreachable (every LocalTensor comes
-    // from InitBuffer), and small launches paid more for the fill than the work.
-    if (end > b.ubFilled) {
-        std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-        b.ubFilled = end;
+    if (c.count + num > c.maxCount) {
+        if (c.pool < 0)
+            fail(api, "more than 64 buffers", "%u buffers after this call exceed the TPipe's 64 (QBUF_MAX_LEN)",
+                 c.count + num);
+        fail(api, "more buffers than the TBufPool holds",
+             "%u buffers after this call exceed the pool's bufIDSize of %u (TBufPool<pos, bufIDSize>)", c.count + num,
+             c.maxCount);
     }
+    lenR = round32(len);
+    const uint64_t end = c.next + uint64_t(num) * lenR;
+    if (end > c.end) {
+        if (c.pool < 0)
+            fail(api, "UB capacity exceeded",
+                 "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B usable",
+                 (unsigned long long)end, (unsigned long long)c.next, num, lenR,
+                 b.launch ? b.launch->prof.name.c_str() : "?", (unsigned long long)b.ubUsable);
+        const Pool& p = b.pools[size_t(c.pool)];
+        if (p.len == 0)
+            fail(api, "TBufPool used after its Reset",
+                 "the TBufPool was Reset, which leaves it no UB: InitBufPool it again before InitBuffer");
+        fail(api, "beyond the TBufPool",
+             "InitBuffer of %u x %u B at offset %llu of the TBufPool exceeds the pool's %llu B", num, lenR,
+             (unsigned long long)(c.next - p.start), (unsigned long long)p.len);
+    }
+    fill_ub(b, end);
 }
 
 // An empty vector, with capacity from an earlier launch's queue if there is one.
@@ -96,17 +142,19 @@ std::vector<int32_t> spare_ints(Block& b) {
     return v;
 }
 
-int32_t push_buffer(Block& b, uint8_t pos, uint32_t lenR, int32_t queueId) {
+int32_t push_buffer(Block& b, Carve& c, uint8_t pos, uint32_t lenR, int32_t queueId) {
     Buffer f;
-    f.offset = uint32_t(b.ubNext);
+    f.offset = uint32_t(c.next);
     f.len = lenR;
     f.queue = queueId;
     f.gen = b.pipeGen;
+    f.pool = c.pool;
+    f.poolGen = c.poolGen;
     f.pos = pos;
     b.bufs.push_back(f);
-    b.ubNext += lenR;
-    b.bufCount += 1;
-    if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
+    c.next += lenR;
+    c.count += 1;
+    note_peak(b);
     return int32_t(b.bufs.size() - 1);
 }
 
@@ -133,7 +181,7 @@ void reset_pool(Block& b) {
 // checked, as on the NPU: an enqueued one's SetFlag stays pending.
 void release_pool(const char* api, Block& b) {
     for (Queue& q : b.queues) {
-        if (q.pipeGen != b.pipeGen) continue;
+        if (!live(b, q)) continue;
         for (int32_t id : q.bufs)
             if (b.bufs[id].state == BufState::FREE) wait_release(api, b, q, b.bufs[id], false);
     }
@@ -184,12 +232,11 @@ void* live_tpipe() {
     return b ? b->livePipeObj : nullptr;
 }
 
-int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
-                         uint32_t len) {
-    Block& b = cur(api);
-    need_pipe(api, b, pipeId);
+namespace {
+int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                   uint32_t len) {
     uint32_t lenR;
-    alloc_ub(api, b, num, len, lenR);
+    alloc_ub(api, b, c, num, len, lenR);
     Queue q;
     q.src = src;
     q.dst = dst;
@@ -200,21 +247,145 @@ int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t d
     q.ring = spare_ints(b);
     q.ring.assign(size_t(depth), -1);
     q.pipeGen = b.pipeGen;
+    q.pool = c.pool;
+    q.poolGen = c.poolGen;
     const int32_t qid = int32_t(b.queues.size());
     const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
     q.bufs = spare_ints(b);
     q.bufs.reserve(num);
-    for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, pos, lenR, qid));
+    for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, c, pos, lenR, qid));
     b.queues.push_back(std::move(q));
     return qid;
+}
+
+int32_t init_tbuf(const char* api, Block& b, Carve c, uint8_t pos, uint32_t len) {
+    uint32_t lenR;
+    alloc_ub(api, b, c, 1, len, lenR);
+    return push_buffer(b, c, pos, lenR, -1);
+}
+
+Pool& pool_of(const char* api, Block& b, int32_t id) {
+    if (id < 0 || size_t(id) >= b.pools.size())
+        fail(api, "TBufPool not initialised",
+             "the TBufPool has no UB: call InitBufPool on it (TPipe's or a parent pool's) first");
+    Pool& p = b.pools[size_t(id)];
+    if (p.pipeGen != b.pipeGen)
+        fail(api, "TBufPool used after TPipe::Reset", "the TBufPool's UB was released by TPipe::Reset/Destroy");
+    return p;
+}
+
+Carve pool_carve(Block& b, int32_t id) {
+    Pool& p = b.pools[size_t(id)];
+    return Carve{p.next, p.start + p.len, p.count, p.cap, id, p.gen};
+}
+}  // namespace
+
+int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                         uint32_t len) {
+    Block& b = cur(api);
+    need_pipe(api, b, pipeId);
+    return init_queue(api, b, pipe_carve(b), src, dst, depth, num, len);
 }
 
 int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len) {
     Block& b = cur(api);
     need_pipe(api, b, pipeId);
-    uint32_t lenR;
-    alloc_ub(api, b, 1, len, lenR);
-    return push_buffer(b, pos, lenR, -1);
+    return init_tbuf(api, b, pipe_carve(b), pos, len);
+}
+
+int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t share, uint32_t len, uint32_t cap) {
+    Block& b = cur(api);
+    if (parent < 0) need_pipe(api, b, pipeId);
+    if (len == 0) fail(api, "pool length 0", "len is 0 bytes");
+    const uint64_t lenR = round32(len);
+    Pool p;
+    p.cap = cap;
+    p.pipeGen = b.pipeGen;
+    if (share >= 0) {
+        // The range of the pool it shares, whatever len asks; the parent's cursor stays.
+        const Pool& s = pool_of(api, b, share);
+        if (lenR > s.len)
+            fail(api, "pool longer than the one it shares",
+                 "len %llu B (rounded to 32) exceeds the %llu B of the TBufPool it shares", (unsigned long long)lenR,
+                 (unsigned long long)s.len);
+        p.start = s.start;
+        p.len = s.len;
+    } else if (parent >= 0) {
+        Pool& q = pool_of(api, b, parent);
+        if (q.next + lenR > q.start + q.len)
+            fail(api, "pool beyond its parent",
+                 "a pool of %llu B at offset %llu of its parent exceeds the parent TBufPool's %llu B",
+                 (unsigned long long)lenR, (unsigned long long)(q.next - q.start), (unsigned long long)q.len);
+        p.start = q.next;
+        p.len = lenR;
+        q.next += lenR;
+    } else {
+        if (b.ubNext + lenR > b.ubUsable)
+            fail(api, "UB capacity exceeded", "InitBufPool of %llu B after %llu B exceeds the UB of %s: %llu B usable",
+                 (unsigned long long)lenR, (unsigned long long)b.ubNext, b.launch ? b.launch->prof.name.c_str() : "?",
+                 (unsigned long long)b.ubUsable);
+        p.start = b.ubNext;
+        p.len = lenR;
+        b.ubNext += lenR;
+        note_peak(b);
+    }
+    p.next = p.start;
+    fill_ub(b, p.start + p.len);
+    b.pools.push_back(p);
+    return int32_t(b.pools.size() - 1);
+}
+
+int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                           uint32_t len) {
+    Block& b = cur(api);
+    pool_of(api, b, poolId);
+    return init_queue(api, b, pool_carve(b, poolId), src, dst, depth, num, len);
+}
+
+int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len) {
+    Block& b = cur(api);
+    pool_of(api, b, poolId);
+    return init_tbuf(api, b, pool_carve(b, poolId), pos, len);
+}
+
+// Waits for the release of the pool's freed buffers (their event ids stay
+// taken until the TPipe's Reset, as kernel_tbufpool_impl.h leaves them), then
+// the pool has no buffers and no UB.
+void bufpool_reset(const char* api, int32_t poolId) {
+    Block& b = cur(api);
+    Pool& p = pool_of(api, b, poolId);
+    for (Queue& q : b.queues) {
+        if (q.pool != poolId || !live(b, q)) continue;
+        for (int32_t id : q.bufs)
+            if (b.bufs[id].state == BufState::FREE) wait_release(api, b, q, b.bufs[id], false);
+    }
+    ++p.gen;
+    p.start = p.len = p.next = 0;
+    p.count = 0;
+}
+
+void bufpool_end(int32_t poolId) noexcept {
+    Block* b = tls_block;
+    if (!b || poolId < 0 || size_t(poolId) >= b->pools.size() || b->pools[size_t(poolId)].pipeGen != b->pipeGen) return;
+    try {
+        bufpool_reset("TBufPool::~TBufPool", poolId);
+    } catch (...) {
+        // unwinding from an earlier violation: that one is reported
+    }
+}
+
+Slot pop_stack_buffer(const char* api) {
+    Block& b = cur(api);
+    if (b.livePipe < 0) fail(api, "no TPipe", "PopStackBuffer needs the block's live TPipe (GetTPipePtr is nullptr)");
+    // The UB end less the KfcMsg the cube core's messages use (dav_c220
+    // kfc_comm.h: 128 B), as GetEndAddress has it for 2201; elsewhere what
+    // InitBuffer may use (TMP_UB_OFFSET on 3510).
+    const uint64_t end = b.launch && b.launch->prof.npuArch == 2201 ? b.ubTotal - 128 : b.ubUsable;
+    if (end <= b.ubNext)
+        fail(api, "no UB left", "the TPipe's buffers use %llu B, none is left below the stack end at %llu B",
+             (unsigned long long)b.ubNext, (unsigned long long)end);
+    fill_ub(b, end);
+    return Slot{b.ub + b.ubNext, uint32_t(end - b.ubNext), -1};
 }
 
 Slot que_alloc(const char* api, int32_t qid) {
@@ -337,6 +508,8 @@ Slot tbuf_get(const char* api, int32_t id, uint64_t bytes, uint64_t offset, bool
     const Buffer& f = b.bufs[id];
     if (f.gen != b.pipeGen)
         fail(api, "TBuf used after TPipe::Reset", "the TBuf's buffer was released by TPipe::Reset/Destroy");
+    if (!live(b, f))
+        fail(api, "TBuf used after TBufPool::Reset", "the TBuf's buffer was released by its TBufPool's Reset");
     if (bytes == ~uint64_t(0)) return Slot{b.ub + f.offset, f.len, id};
     if (checkMultiple && bytes % 32 != 0)
         fail(api, "length not a multiple of 32 B", "len x sizeof(T) = %llu B is not a multiple of 32 B",

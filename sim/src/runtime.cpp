@@ -323,6 +323,21 @@ void Launch::abort_all() {
     wake_parked(*this);  // they see `aborted` and unwind
 }
 
+// A block polling GM for a flag (IBWait) steps aside and stays runnable: the
+// other blocks run before it polls again.
+void poll_yield(Block& b) {
+    Launch& L = *b.launch;
+    LaunchCtx& ctx = *block_ctx();
+    {
+        std::lock_guard<std::mutex> lk(L.mu);
+        L.parkGen[b.idx] = UINT64_MAX;  // never the barrier's generation: run_fibers requeues it
+    }
+    ctx.fibers[b.idx]->yield();
+    set_block_tls(&b, &ctx);
+    std::lock_guard<std::mutex> lk(L.mu);
+    if (L.aborted) throw AbortLaunch{};
+}
+
 void sync_all(const char* api) { barrier(api, cur(api)); }
 
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores) {

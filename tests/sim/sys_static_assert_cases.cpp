@@ -23,7 +23,21 @@ void cases() {
 #ifdef SIM_CASE_GETTPIPEPTR_QUALIFIED
     (void)AscendC::GetTPipePtr();
 #endif
+#ifdef SIM_CASE_TBUFPOOL_L1
+    AscendC::TBufPool<AscendC::TPosition::A1> pool;
+#endif
+#ifdef SIM_CASE_POPSTACKBUFFER_GM
+    AscendC::LocalTensor<float> t;
+    AscendC::PopStackBuffer<float, AscendC::TPosition::GM>(t);
+#endif
+#ifdef SIM_CASE_INITBUFPOOL_NOT_A_POOL
+    AscendC::TPipe* pipe = nullptr;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe->InitBufPool(buf, 32);
+#endif
     // Legal forms compile.
+    AscendC::TBufPool<AscendC::TPosition::VECCALC> legalPool;
+    AscendC::GlobalTensor<float>{}.SetL2CacheHint<AscendC::CacheRwMode::READ>(AscendC::CacheMode::CACHE_MODE_DISABLE);
     AscendC::SetAtomicAdd<bfloat16_t>();
     AscendC::SetAtomicMin<int8_t>();
     AscendC::SetAtomicType<int16_t>();

@@ -193,6 +193,11 @@ struct UbBlocks {
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
          uint64_t payload, const UbBlocks& blocks);
 
+// A UB -> UB copy of srcBlocks.count blocks (PIPE_V): positions, 32 B alignment,
+// initcheck of the blocks read, hazards on both hulls, the blocks written.
+void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks& dstBlocks,
+             const UbBlocks& srcBlocks);
+
 // The core's MOV_PAD_VAL register (DataCopyPad's fill): unset at block start.
 void set_pad_register(const char* api, uint64_t bits);
 bool pad_register(const char* api, uint64_t* bits);
@@ -223,6 +228,11 @@ int8_t fetch_event_id(uint8_t hardEvent);
 int8_t alloc_event_id(uint8_t hardEvent);
 void release_event_id(uint8_t hardEvent, int8_t id);
 void sync_all(const char* api);
+// IBSet (set) / IBWait on the flag at `flag` (32 B read through ubWs).
+void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, int32_t blockIdx, int32_t eventID);
+// InitDetermineComputeWorkspace, WaitPreBlock, NotifyNextBlock.
+enum class DetermineStep : uint8_t { INIT, WAIT, NOTIFY };
+void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const UbRef& ubWs);
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores);
 void* user_workspace(const char* api, void* ws);
 void set_sys_workspace(void* ws);
@@ -249,6 +259,16 @@ struct QueHop {
 int32_t tpipe_init_queue(const char* api, int32_t pipeId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
                          uint32_t len);
 int32_t tpipe_init_tbuf(const char* api, int32_t pipeId, uint8_t pos, uint32_t len);
+// A TBufPool of len bytes carved from the TPipe (parent -1, pipeId) or from a
+// parent pool, or over the range of pool `share` (-1: none); cap = bufIDSize.
+int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t share, uint32_t len, uint32_t cap);
+int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                           uint32_t len);
+int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len);
+void bufpool_reset(const char* api, int32_t poolId);
+void bufpool_end(int32_t poolId) noexcept;  // ~TBufPool: Reset unless the TPipe released it
+// The UB from the end of the TPipe's buffers to the end PopStackBuffer may use.
+Slot pop_stack_buffer(const char* api);
 Slot que_alloc(const char* api, int32_t queId);
 bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, const QueHop& hop);
 Slot que_deque(const char* api, int32_t queId, const QueHop& hop);

@@ -275,9 +275,47 @@ void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, 
                   reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);
 }
 
+// UB -> UB (any of VECIN, VECCALC, VECOUT to any), DataCopyParams in 32 B units:
+// one PIPE_V instruction on A2 (ub_copy).
+inline void ub_blocks32(const ascend_sim::detail::UbRef& dst, const ascend_sim::detail::UbRef& src,
+                        const DataCopyParams& p) {
+    if (p.blockCount > 4095)
+        ascend_sim::detail::fail("DataCopy", "blockCount out of range", "blockCount %u is outside [0, 4095]",
+                                 unsigned(p.blockCount));
+    if (p.blockCount == 0 || p.blockLen == 0) return;  // NOP on the NPU
+    const uint64_t blk = uint64_t(p.blockLen) * 32;
+    const uint64_t srcPitch = blk + uint64_t(p.srcStride) * 32, dstPitch = blk + uint64_t(p.dstStride) * 32;
+    const uint64_t last = uint64_t(p.blockCount - 1);
+    check_ub_fit("DataCopy", "UB source", last * srcPitch + blk, src.dataLen, p.blockCount, srcPitch);
+    check_ub_fit("DataCopy", "UB destination", last * dstPitch + blk, dst.dataLen, p.blockCount, dstPitch);
+    ascend_sim::detail::ub_copy("DataCopy", dst, src, {p.blockCount, dstPitch, blk, 0, blk},
+                                {p.blockCount, srcPitch, blk, 0, blk});
+}
+
 }  // namespace sim_copy
 
 // ---- DataCopy ----
+
+// UB -> UB: count elements, count * sizeof(T) a multiple of 32 (the NPU rounds down).
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 != 0)
+        ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",
+                                 "UB->UB byte count %llu is not a multiple of 32 (count %u x %u B); the NPU would "
+                                 "silently copy %llu B",
+                                 (unsigned long long)bytes, count, unsigned(sizeof(T)),
+                                 (unsigned long long)(bytes / 32 * 32));
+    // Before the 16-bit blockLen could wrap.
+    sim_copy::check_ub_fit("DataCopy", "UB source", bytes, src.ub_ref().dataLen, 1, bytes);
+    sim_copy::check_ub_fit("DataCopy", "UB destination", bytes, dst.ub_ref().dataLen, 1, bytes);
+    sim_copy::ub_blocks32(dst.ub_ref(), src.ub_ref(), DataCopyParams(1, uint16_t(bytes / 32), 0, 0));
+}
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams) {
+    sim_copy::ub_blocks32(dst.ub_ref(), src.ub_ref(), repeatParams);
+}
 
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {

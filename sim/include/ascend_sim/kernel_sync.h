@@ -82,6 +82,48 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
                                       ubWorkspace.ub_ref(), usedCores);
 }
 
+namespace sim_sync {
+// The flag of (blockIdx, eventID): int32 index blockNum * 8 * eventID + blockIdx * 8,
+// blockNum doubled for a mixed kernel's layout (two AIV per core).
+inline void ib_flag(const char* api, bool set, bool aivOnly, const GlobalTensor<int32_t>& gm,
+                    const LocalTensor<int32_t>& ub, int32_t blockIdx, int32_t eventID) {
+    const int64_t blockNum = GetBlockNum() * (aivOnly ? 1 : 2);
+    const int64_t at = blockNum * 8 * eventID + int64_t(blockIdx) * 8;
+    ascend_sim::detail::ib_flag(api, set, gm.gm_ref(uint64_t(at)), ub.ub_ref(), blockIdx, eventID);
+}
+}  // namespace sim_sync
+
+// Inter-block flags in a zeroed GM workspace (ib_sync.cpp): IBSet waits until the
+// flag of (blockIdx, eventID) is down and raises it; IBWait waits until it is up
+// and lowers it. Both act as PipeBarrier<PIPE_ALL> before and after; accesses
+// before an IBSet are ordered before those after the IBWait that sees it.
+template <bool isAIVOnly = true>
+void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+           int32_t eventID) {
+    sim_sync::ib_flag("IBSet", true, isAIVOnly, gmWorkspace, ubWorkspace, blockIdx, eventID);
+}
+template <bool isAIVOnly = true>
+void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+            int32_t eventID) {
+    sim_sync::ib_flag("IBWait", false, isAIVOnly, gmWorkspace, ubWorkspace, blockIdx, eventID);
+}
+
+// Blocks in index order (ib_sync.cpp): the GM workspace holds GetBlockNum() x 32 B,
+// the UB workspace GetBlockNum() x 32 + 32 B (the round counter after the slots).
+inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("InitDetermineComputeWorkspace", ascend_sim::detail::DetermineStep::INIT,
+                                       gmWorkspace.gm_ref(), ubWorkspace.ub_ref());
+}
+// Waits until every block before this one has notified in this round.
+inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("WaitPreBlock", ascend_sim::detail::DetermineStep::WAIT, gmWorkspace.gm_ref(),
+                                       ubWorkspace.ub_ref());
+}
+inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    ascend_sim::detail::determine_sync("NotifyNextBlock", ascend_sim::detail::DetermineStep::NOTIFY,
+                                       gmWorkspace.gm_ref(), ubWorkspace.ub_ref());
+}
+
 // The memory DataSyncBarrier waits for (kernel_event.h).
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cache_hint.h"
 #include "device_runtime.h"
 #include "kernel_defs.h"
 
@@ -157,17 +158,24 @@ public:
         r.addr_ = reinterpret_cast<U*>(addr_);
         r.ori_ = reinterpret_cast<U*>(ori_);
         r.size_ = size_ * sizeof(T) / sizeof(U);
+        r.cacheMode_ = cacheMode_;
         return r;
     }
     uint64_t GetSize() const { return size_; }
     const __gm__ PrimType* GetPhyAddr() const { return addr_; }
     const __gm__ PrimType* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
+    // Recorded only: the addresses the checks see stay the same (cache_hint.h).
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) {
+        cacheMode_ = mode;
+    }
 
     // --- simulator internals ---
     ascend_sim::detail::GmRef gm_ref(uint64_t offset = 0) const {
         return {addr_ + offset, ori_, size_ * sizeof(T)};
     }
     PrimType* raw() const { return addr_; }
+    CacheMode sim_cache_mode() const { return cacheMode_; }
 
 private:
     template <class U>
@@ -176,6 +184,7 @@ private:
     PrimType* addr_ = nullptr;
     PrimType* ori_ = nullptr;  // SetGlobalBuffer's address: the size is measured from it
     uint64_t size_ = 0;
+    CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
 };
 
 }  // namespace AscendC

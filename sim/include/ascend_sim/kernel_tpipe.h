@@ -154,6 +154,63 @@ private:
     int32_t id_ = -1;
 };
 
+// A share of the TPipe's UB that its own InitBuffer and nested InitBufPool calls
+// carve up, and that Reset hands back for reuse (kernel_tbufpool_impl.h).
+// bufIDSize bounds the buffers it holds (its array of buffer handles).
+template <TPosition pos, uint32_t bufIDSize = 4>
+class TBufPool {
+public:
+    static_assert(sim_queue::is_ub(pos),
+                  "the simulator models vector-core pools only: TBufPool<VECIN, VECOUT or VECCALC> (an L1 pool "
+                  "belongs to the cube core)");
+    static constexpr TPosition poolPos = pos;
+    static constexpr bool isTbufPool = true;
+
+    TBufPool() = default;
+    ~TBufPool() { ascend_sim::detail::bufpool_end(id_); }
+    // A copy would Reset the same pool twice.
+    TBufPool(const TBufPool&) = delete;
+    TBufPool& operator=(const TBufPool&) = delete;
+
+    template <class T>
+    bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+        que.sim_bind(ascend_sim::detail::bufpool_init_queue("TBufPool::InitBuffer", id_, uint8_t(T::srcPosition),
+                                                            uint8_t(T::dstPosition), T::kDepth, num, len));
+        return true;
+    }
+    template <TPosition bufPos>
+    bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
+        buf.sim_bind(ascend_sim::detail::bufpool_init_tbuf("TBufPool::InitBuffer", id_, uint8_t(bufPos), len));
+        return true;
+    }
+    // A nested pool of len bytes from this one's free range.
+    template <class T>
+    bool InitBufPool(T& bufPool, uint32_t len) {
+        static_assert(T::isTbufPool, "TBufPool::InitBufPool: bufPool must be a TBufPool");
+        bufPool.sim_bind(ascend_sim::detail::bufpool_init("TBufPool::InitBufPool", -1, id_, -1, len, T::kBufIDSize));
+        return true;
+    }
+    // A nested pool over shareBuf's range (len at most shareBuf's length).
+    template <class T, class U>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+        static_assert(T::isTbufPool && U::isTbufPool, "TBufPool::InitBufPool: bufPool and shareBuf must be TBufPools");
+        bufPool.sim_bind(ascend_sim::detail::bufpool_init("TBufPool::InitBufPool", -1, id_, shareBuf.sim_id(), len,
+                                                          T::kBufIDSize));
+        return true;
+    }
+    // Waits for the release of its freed buffers; its buffers die and it has no UB
+    // until an InitBufPool gives it some again.
+    void Reset() { ascend_sim::detail::bufpool_reset("TBufPool::Reset", id_); }
+
+    // --- simulator internals ---
+    static constexpr uint32_t kBufIDSize = bufIDSize;
+    void sim_bind(int32_t id) { id_ = id; }
+    int32_t sim_id() const { return id_; }
+
+private:
+    int32_t id_ = -1;
+};
+
 // One live TPipe per kernel at a time: two would hand out the same UB.
 class TPipe {
 public:
@@ -172,6 +229,21 @@ public:
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
         buf.sim_bind(ascend_sim::detail::tpipe_init_tbuf("TPipe::InitBuffer", id_, uint8_t(pos), len));
+        return true;
+    }
+    // A TBufPool of len bytes from the TPipe's free UB.
+    template <class T>
+    bool InitBufPool(T& bufPool, uint32_t len) {
+        static_assert(T::isTbufPool, "TPipe::InitBufPool: bufPool must be a TBufPool");
+        bufPool.sim_bind(ascend_sim::detail::bufpool_init("TPipe::InitBufPool", id_, -1, -1, len, T::kBufIDSize));
+        return true;
+    }
+    // A TBufPool over shareBuf's range (len at most shareBuf's length).
+    template <class T, class U>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+        static_assert(T::isTbufPool && U::isTbufPool, "TPipe::InitBufPool: bufPool and shareBuf must be TBufPools");
+        bufPool.sim_bind(
+            ascend_sim::detail::bufpool_init("TPipe::InitBufPool", id_, -1, shareBuf.sim_id(), len, T::kBufIDSize));
         return true;
     }
     // Waits for the release of every freed buffer, then frees every buffer and
@@ -198,6 +270,17 @@ public:
 private:
     int32_t id_;
 };
+
+// All the UB the TPipe's InitBuffer and InitBufPool calls left free, from the end
+// of their buffers to the end of UB (kernel_pop_stack_buffer.h): the temporary
+// space of the advanced APIs called without a sharedTmpBuffer. Not nestable: a
+// second pop hands out the same bytes.
+template <class T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& popLocal) {
+    static_assert(sim_queue::is_ub(pos), "PopStackBuffer: the position must be in UB (VECIN, VECOUT, VECCALC/LCM)");
+    popLocal = LocalTensor<T>::from_slot(ascend_sim::detail::pop_stack_buffer("PopStackBuffer"), pos);
+    return true;
+}
 
 }  // namespace AscendC
 

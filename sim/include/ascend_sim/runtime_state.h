@@ -279,6 +279,8 @@ struct Buffer {
     uint32_t offset = 0, len = 0;
     int32_t queue = -1;  // -1: a TBuf
     int32_t gen = 0;     // TPipe generation (Reset kills older buffers)
+    int32_t pool = -1;   // the TBufPool it was carved from, -1: the TPipe's own
+    int32_t poolGen = 0; // that pool's generation (its Reset kills older buffers)
     uint8_t pos = 0;
     BufState state = BufState::FREE;
     QueHop enq{};         // ENQUEUED: the handshake its EnQue set
@@ -293,10 +295,20 @@ struct Queue {
     uint8_t freeEvent = 0;      // FreeTensor -> AllocTensor (GetQueEvt, backward)
     int32_t depth = 0;
     int32_t pipeGen = 0;
+    int32_t pool = -1, poolGen = 0;  // as Buffer's
     std::vector<int32_t> bufs;  // buffer ids, in InitBuffer order
     std::vector<int32_t> ring;  // depth slots
     int32_t head = 0, tail = 0, used = 0;
     uint32_t cursor = 0;        // AllocTensor's round-robin scan starts here
+};
+
+// A TBufPool's share of UB (kernel_tbufpool_impl.h): [start, start + len), which
+// its InitBuffer and nested InitBufPool calls carve from `next` on.
+struct Pool {
+    uint64_t start = 0, len = 0, next = 0;
+    uint32_t count = 0, cap = 0;  // buffers carved / the pool's bufIDSize
+    int32_t pipeGen = 0;          // the TPipe generation it was made in
+    int32_t gen = 0;              // bumps on Reset: its buffers die
 };
 
 // ---- GM accesses for the inter-block race check (gm_races.cpp) ----
@@ -307,6 +319,7 @@ struct GmRecord {
     bool write;
     uint8_t atomic;  // a write under an atomic mode: its AtomicMode::code(), 0 for a plain access
     const char* op;
+    uint32_t seg = 0;  // the block's inter-core sync segment (ib_sync.cpp)
 };
 
 // ---- events ----
@@ -378,6 +391,7 @@ struct Block {
     uint32_t bufCount = 0;
     std::vector<Buffer> bufs;
     std::vector<Queue> queues;
+    std::vector<Pool> pools;  // TBufPools, by id (queues.cpp)
     // Empty vectors, with the capacity the last launch's queues gave them, for
     // this launch's queues (spare_ints in queues.cpp).
     std::vector<std::vector<int32_t>> spareInts;
@@ -401,6 +415,7 @@ struct Block {
     SeenSet scalarReadsSeen;  // (address * 16 + bytes) of scalar reads recorded this epoch
     uint32_t syncAlls = 0;
     void* sysWorkspace = nullptr;
+    uint32_t seg = 0;  // inter-core sync segment: bumps at each IBSet/IBWait (ib_sync.cpp)
 };
 
 // One kernel launch: shared by its block threads.
@@ -431,6 +446,19 @@ struct Launch {
     int32_t softValue = 0;
     uint32_t softFirst = 0;
     std::vector<std::vector<GmRecord>> epochRecords;  // per block, handed over at the barrier
+
+    // Inter-core flags (ib_sync.cpp), under mu. ibClock[b][s]: what block b knows
+    // in its segment s, per block: that block's segments below the value happened
+    // before. ibFlagClock: the clock an IBSet left at a flag's GM address.
+    bool ibUsed = false;
+    std::vector<std::vector<std::vector<uint32_t>>> ibClock;
+    std::map<uint64_t, std::vector<uint32_t>> ibFlagClock;
+    // Blocks waiting for a flag; each one's failed poll stamps the progress count
+    // it saw (a wait no block can satisfy is reported, never spun on).
+    std::vector<uint8_t> ibPolling;
+    std::vector<uint64_t> ibFailedAt;
+    uint32_t ibPollers = 0;
+    uint64_t ibProgress = 0;
 
     std::mutex atomicMu;  // UB->GM copies under an atomic mode (atomic_store)
 
@@ -485,6 +513,9 @@ inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, 
     if (!b.initcheck || hi <= lo || b.init.written(lo, hi)) return;
     init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
 }
+
+// runtime.cpp: a polling block steps aside and stays runnable (fiber mode).
+void poll_yield(Block& b);
 
 // events.cpp: kernel-end check of one block.
 void events_end(Block& b);

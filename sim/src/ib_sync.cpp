@@ -1,0 +1,211 @@
+// Inter-core synchronisation through GM words, as dav_c220 does it:
+//   IBSet / IBWait (kernel_operator_block_sync_intf_impl.h): one int32 flag per
+//     (block, event), at index blockNum * 8 * eventID + blockIdx * 8 of the
+//     workspace; IBSet polls it until it reads 0 and writes 1, IBWait until it
+//     reads 1 and writes 0.
+//   InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock
+//     (dav_c220/kernel_operator_determine_compute_sync_impl.h): one 32 B slot per
+//     block and a round counter k in the UB workspace after blockNum slots;
+//     block i waits for slots k..k (i of them) then 0..0, then writes k to its
+//     own slot (the last block zeroes them all), and counts k + 1.
+// Each acts as PipeBarrier<PIPE_ALL> before and after. Blocks are fibers: a
+// failed poll steps aside (poll_yield); when every block that has not ended
+// waits in a poll or in SyncAll, and every poller has polled since the last
+// write, no word can change any more: the wait is reported (the NPU would
+// hang). The words order GM accesses for the race check: a write leaves the
+// writer's clock at the word's address, a successful poll learns it.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "ascend_sim/runtime_state.h"
+#include "ub_operand.h"
+
+namespace ascend_sim::detail {
+
+namespace {
+Launch& launch_for_sync(const char* api, Block& b) {
+    Launch& L = *b.launch;
+    if (!L.fiberMode)
+        fail(api, "blockDim over the core count",
+             "blockDim %u exceeds the %u vector cores of %s; inter-core sync needs every block resident at once "
+             "(the NPU would hang)",
+             b.num, L.prof.vectorCores, L.prof.name.c_str());
+    return L;
+}
+
+void ensure_clocks(Launch& L) {
+    if (L.ibUsed) return;
+    L.ibUsed = true;
+    L.ibClock.assign(L.blockDim, {std::vector<uint32_t>(L.blockDim, 0)});
+    L.ibPolling.assign(L.blockDim, 0);
+    L.ibFailedAt.assign(L.blockDim, UINT64_MAX);
+}
+
+bool stuck(const Launch& L) {
+    if (L.ibPollers + L.arrived + L.ended < L.blockDim) return false;
+    for (uint32_t i = 0; i < L.blockDim; ++i)
+        if (L.ibPolling[i] && L.ibFailedAt[i] != L.ibProgress) return false;
+    return true;
+}
+
+void set_polling(Launch& L, uint32_t idx, bool on) {
+    if (bool(L.ibPolling[idx]) == on) return;
+    L.ibPolling[idx] = on;
+    if (on) ++L.ibPollers;
+    else --L.ibPollers;
+}
+
+// Polls `ready` (with L.mu held by lk) until it holds; `what` words the wait.
+template <class Ready, class What>
+void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, Ready ready, What what) {
+    Launch& L = *b.launch;
+    while (!ready()) {
+        set_polling(L, b.idx, true);
+        L.ibFailedAt[b.idx] = L.ibProgress;
+        if (stuck(L)) {
+            set_polling(L, b.idx, false);
+            const std::string w = what();
+            lk.unlock();
+            fail(api, "inter-core wait never satisfied",
+                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock or SyncAll), so nothing "
+                 "can change it: the NPU would hang",
+                 w.c_str());
+        }
+        lk.unlock();
+        poll_yield(b);
+        lk.lock();
+    }
+    set_polling(L, b.idx, false);
+}
+
+// What a successful poll of the word at `at` saw: its writers' accesses so far.
+void learn(Launch& L, Block& b, uint64_t at) {
+    const auto it = L.ibFlagClock.find(at);
+    std::vector<uint32_t> c = L.ibClock[b.idx].back();
+    if (it != L.ibFlagClock.end())
+        for (size_t i = 0; i < c.size(); ++i) c[i] = std::max(c[i], it->second[i]);
+    L.ibClock[b.idx].push_back(std::move(c));
+    ++b.seg;
+}
+
+// A write of the word at `at`: its readers learn this block's accesses so far.
+void publish(Launch& L, Block& b, uint64_t at) {
+    std::vector<uint32_t>& w = L.ibFlagClock[at];
+    const std::vector<uint32_t>& mine = L.ibClock[b.idx].back();
+    w.resize(mine.size(), 0);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = std::max(w[i], mine[i]);
+    w[b.idx] = b.seg + 1;
+    L.ibClock[b.idx].push_back(mine);
+    ++b.seg;
+    ++L.ibProgress;
+}
+
+int32_t word_at(const uint8_t* p, uint64_t i) {
+    int32_t v;
+    std::memcpy(&v, p + i * 4, sizeof v);
+    return v;
+}
+
+// The entry and exit of every form: PipeBarrier<PIPE_ALL>, and this block's
+// streaming GM stores visible to other host threads before its flag writes.
+void drain(Block& b) {
+    b.hz.barrier_all();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+uint64_t ub_workspace(const char* api, Block& b, const UbRef& ub, uint64_t bytes) {
+    const uint64_t off = check_ub_operand(api, b, ub, "ubWorkspace");
+    if (ub.dataLen < bytes)
+        fail(api, "UB workspace too small", "ubWorkspace holds %u B; %llu B are needed", ub.dataLen,
+             (unsigned long long)bytes);
+    return off;
+}
+}  // namespace
+
+void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, int32_t blockIdx, int32_t eventID) {
+    Block& b = cur(api);
+    Launch& L = launch_for_sync(api, b);
+    if (blockIdx < 0 || uint32_t(blockIdx) >= b.num)
+        fail(api, "blockIdx out of range", "blockIdx %d is outside [0, %u)", blockIdx, b.num);
+    if (eventID < 0) fail(api, "eventID out of range", "eventID %d is negative", eventID);
+    check_gm(api, "the flag read of", flag, 32);
+    const uint64_t ubOff = ub_workspace(api, b, ubWs, 32);
+    drain(b);
+    auto* word = static_cast<uint8_t*>(const_cast<void*>(flag.p));
+    const int32_t want = set ? 0 : 1;
+    std::unique_lock<std::mutex> lk(L.mu);
+    ensure_clocks(L);
+    poll(
+        api, b, lk, [&] { return word_at(word, 0) == want; },
+        [&] {
+            return "waits for the flag of block " + std::to_string(blockIdx) + ", event " + std::to_string(eventID) +
+                   " to read " + std::to_string(want) + " (it reads " + std::to_string(word_at(word, 0)) + ")";
+        });
+    const uint64_t at = reinterpret_cast<uint64_t>(word);
+    learn(L, b, at);
+    const int32_t now = set ? 1 : 0;
+    std::memcpy(word, &now, sizeof now);
+    publish(L, b, at);
+    lk.unlock();
+    std::memcpy(b.ub + ubOff, word, 32);  // the 32 B its DMA read, with the flag as written back
+    ub_written(api, ubWs.p, 32);
+    drain(b);
+}
+
+void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const UbRef& ubWs) {
+    Block& b = cur(api);
+    Launch& L = launch_for_sync(api, b);
+    const uint64_t n = b.num, slots = n * 8;  // int32 words: 8 per block
+    check_gm(api, "the workspace of", gm, slots * 4);
+    const uint64_t ubOff = ub_workspace(api, b, ubWs, slots * 4 + 32);
+    auto* ws = static_cast<uint8_t*>(const_cast<void*>(gm.p));
+    uint8_t* ub = b.ub + ubOff;
+    const uint64_t at = reinterpret_cast<uint64_t>(ws);
+    drain(b);
+    std::unique_lock<std::mutex> lk(L.mu);
+    ensure_clocks(L);
+    // The UB words the real code writes (by Duplicate, DataCopy or SetValue).
+    const auto ub_fill = [&](uint64_t word, uint64_t count, int32_t v) {
+        for (uint64_t e = 0; e < count; ++e) std::memcpy(ub + (word + e) * 4, &v, 4);
+        ub_written(api, ub + word * 4, count * 4);
+    };
+    if (step == DetermineStep::INIT) {
+        if (b.idx == 0) {
+            ub_fill(0, slots, 0);
+            std::memset(ws, 0, slots * 4);
+            publish(L, b, at);
+        }
+        ub_fill(slots, 1, 1);
+    } else {
+        if (!b.init.written(ubOff + slots * 4, ubOff + slots * 4 + 4))
+            fail(api, "workspace not initialised",
+                 "the round counter in ubWorkspace was never set: call InitDetermineComputeWorkspace first");
+        const int32_t k = word_at(ub, slots);
+        if (step == DetermineStep::WAIT) {
+            const auto ready = [&] {
+                for (uint64_t s = 0; s < n; ++s)
+                    if (word_at(ws, s * 8) != (s < b.idx ? k : 0)) return false;
+                return true;
+            };
+            poll(api, b, lk, ready, [&] {
+                return "WaitPreBlock of round " + std::to_string(k) + " waits for the slots of the blocks before " +
+                       std::to_string(b.idx) + " to read " + std::to_string(k) + " and the others 0";
+            });
+            std::memcpy(ub, ws, slots * 4);
+            ub_written(api, ub, slots * 4);
+            learn(L, b, at);
+        } else {
+            const bool last = b.idx + 1 == n;
+            ub_fill(last ? 0 : b.idx * 8, last ? slots : 8, last ? 0 : k);
+            std::memcpy(ws + (last ? 0 : b.idx * 32), ub + (last ? 0 : b.idx * 32), last ? slots * 4 : 32);
+            publish(L, b, at);
+            ub_fill(slots, 1, k + 1);
+        }
+    }
+    lk.unlock();
+    drain(b);
+}
+
+}  // namespace ascend_sim::detail

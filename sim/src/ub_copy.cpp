@@ -1,0 +1,32 @@
+// DataCopy from UB to UB as dav_c220 issues it (DataCopyUB2UBImpl:
+// copy_ubuf_to_ubuf inside `#pragma begin_pipe(V)`): an instruction of PIPE_V,
+// so it is ordered against MTE2/MTE3 by the same flags as a vector op, and
+// against other vector work by program order.
+#include <cstring>
+
+#include "ascend_sim/runtime_state.h"
+#include "ub_operand.h"
+
+namespace ascend_sim::detail {
+
+namespace {
+uint64_t hull(const UbBlocks& k) { return (k.count - 1) * k.pitch + k.span; }
+}  // namespace
+
+void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks& dstBlocks,
+             const UbBlocks& srcBlocks) {
+    Block& b = cur(api);
+    const uint64_t s = check_ub_operand(api, b, src, "src");
+    const uint64_t d = check_ub_operand(api, b, dst, "dst");
+    init_read_blocks(api, b, "source", s, srcBlocks);
+    b.used = true;
+    const Instr in = b.hz.issue(P_V, api);
+    b.hz.access(api, in, Space::UB, s, s + hull(srcBlocks), false);
+    b.hz.access(api, in, Space::UB, d, d + hull(dstBlocks), true);
+    init_write_blocks(b, d, dstBlocks);
+    const uint64_t blk = srcBlocks.hi - srcBlocks.lo;
+    for (uint64_t i = 0; i < srcBlocks.count; ++i)
+        std::memmove(b.ub + d + i * dstBlocks.pitch, b.ub + s + i * srcBlocks.pitch, blk);
+}
+
+}  // namespace ascend_sim::detail
