@@ -289,6 +289,25 @@ XTEST(copy_counter_mode_counts_per_repeat) {
     });
 }
 
+XTEST(copy_counter_mode_passes_a_repeat_of_blocks) {
+    // Copy.md's example: 144 int32 in one repeat are 18 blocks, the first block of each
+    // of 18 rows of 64 (srcStride 8 blocks), packed in dst.
+    one([] {
+        sim_test::Calc c(16384);
+        auto src = c.get<int32_t>(), dst = c.get<int32_t>()[18 * 64];
+        fill(src, 18 * 64, [](uint32_t i) { return int32_t(i); });
+        sync<HardEvent::S_V>();
+        SetMaskCount();
+        SetVectorMask<int32_t, MaskMode::COUNTER>(144);
+        Copy<int32_t, false>(dst, src, MASK_PLACEHOLDER, 1, {1, 8, 8, 8});
+        SetMaskNorm();
+        ResetMask();
+        sync<HardEvent::V_S>();
+        for (uint32_t row = 0; row < 18; ++row)
+            for (uint32_t k = 0; k < 8; ++k) XCHECK_EQ(dst.GetValue(row * 8 + k), int32_t(row * 64 + k));
+    });
+}
+
 XTEST(accumulate_rows_into_dst_with_src1_repeat_stride_zero) {
     // 通用地址重叠约束: Add with dst == src1 and both repStrides 0 sums the rows of x.
     one([] {

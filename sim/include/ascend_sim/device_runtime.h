@@ -139,7 +139,7 @@ inline uint64_t rep_offset(const RepArg& a, uint32_t r, uint32_t j) {
 // What a Counter-mode count means.
 enum class CountMode : uint8_t {
     Whole,           // the elements of the whole instruction; repeatTimes is ignored
-    RepeatBlocks,    // Copy.md: per repeat, in whole 32 B blocks (at most a repeat); repeatTimes holds
+    RepeatBlocks,    // Copy.md: per repeat, in whole 32 B blocks (may pass 8 blocks); repeatTimes holds
     Repeat,          // GatherMask.md: exactly that many elements per repeat (may pass 256 B); repeatTimes holds
 };
 struct RepShape {
