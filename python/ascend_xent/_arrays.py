@@ -81,6 +81,8 @@ class _NumpyLib:
 
     @staticmethod
     def first_bad_target(t, c: int, ignore_index: int):
+        if t.flags.c_contiguous and t.dtype.isnative:
+            return native().first_bad_target(int(t.ctypes.data), t.itemsize, t.size, c, ignore_index)
         t64 = t.astype(np.int64, copy=False)
         bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
         if not bad.any():
@@ -170,6 +172,8 @@ class _TorchLib:
         self.torch.autograd.graph.increment_version(x)
 
     def first_bad_target(self, t, c: int, ignore_index: int):
+        if t.device.type == "cpu" and t.is_contiguous():
+            return native().first_bad_target(t.data_ptr(), t.element_size(), t.numel(), c, ignore_index)
         t64 = t.to(self.torch.int64)
         bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
         idx = self.torch.nonzero(bad)
