@@ -81,6 +81,8 @@ class _NumpyLib:
 
     @staticmethod
     def first_bad_target(t, c: int, ignore_index: int):
+        if t.flags.c_contiguous and t.dtype.isnative:
+            return native().first_bad_target(int(t.ctypes.data), t.itemsize, t.size, c, ignore_index)
         t64 = t.astype(np.int64, copy=False)
         bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
         if not bad.any():
@@ -145,15 +147,16 @@ class _TorchLib:
 
     def overlaps(self, a, b) -> bool:
         # Meta tensors own no memory (every one reports address 0): nothing can overlap.
-        if a.numel() == 0 or b.numel() == 0 or a.device != b.device or a.device.type == "meta":
+        if a.numel() == 0 or b.numel() == 0:
+            return False
+        device = a.device
+        if device != b.device or device.type == "meta":
             return False
         # Byte ranges, not storages: views of one buffer made through NumPy or DLPack
         # have different storages but the same memory.
         a0 = a.data_ptr()
-        a1 = a0 + _span_bytes(a)
         b0 = b.data_ptr()
-        b1 = b0 + _span_bytes(b)
-        return a0 < b1 and b0 < a1
+        return a0 < b0 + _span_bytes(b) and b0 < a0 + _span_bytes(a)
 
     @staticmethod
     def same_buffer(a, b) -> bool:
@@ -170,6 +173,8 @@ class _TorchLib:
         self.torch.autograd.graph.increment_version(x)
 
     def first_bad_target(self, t, c: int, ignore_index: int):
+        if t.device.type == "cpu" and t.is_contiguous():
+            return native().first_bad_target(t.data_ptr(), t.element_size(), t.numel(), c, ignore_index)
         t64 = t.to(self.torch.int64)
         bad = (t64 != ignore_index) & ((t64 < 0) | (t64 >= c))
         idx = self.torch.nonzero(bad)
@@ -184,8 +189,11 @@ class _TorchLib:
 
 
 def _span_bytes(t) -> int:
-    if t.numel() == 0:
+    n = t.numel()
+    if n == 0:
         return 0
+    if t.is_contiguous():  # the usual case (every argument prepare hands on but log_prob may be)
+        return n * t.element_size()
     last = sum((s - 1) * st for s, st in zip(t.shape, t.stride()) if s > 0)
     return (last + 1) * t.element_size()
 

@@ -31,6 +31,8 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 def is_number(x) -> bool:
     """A real Python/NumPy number that is not a bool."""
+    if type(x) is float or type(x) is int:  # the usual case, without the ABC check's cost
+        return True
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
@@ -47,7 +49,8 @@ def check_reduction(reduction) -> str:
 
 
 def check_ignore_index(ignore_index) -> int:
-    if isinstance(ignore_index, (bool, np.bool_)) or not isinstance(ignore_index, numbers.Integral):
+    if type(ignore_index) is not int and (isinstance(ignore_index, (bool, np.bool_))
+                                          or not isinstance(ignore_index, numbers.Integral)):
         raise TypeError(f"ignore_index: expected an int, got {type(ignore_index).__name__}")
     v = int(ignore_index)
     if not (_INT64_MIN <= v <= _INT64_MAX):

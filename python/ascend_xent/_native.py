@@ -32,18 +32,23 @@ def native():
     return _mod
 
 
+_TORCH_DTYPE_NAMES = {}  # torch.dtype -> its name without "torch."
+
+
 def descriptor(a):
-    """``(data_ptr, dtype, shape, strides in elements)`` of a NumPy array or a torch tensor
-    (detached: no autograd at this level), or None."""
+    """``(data_ptr, dtype, shape, strides in elements)`` of a NumPy array or a torch tensor,
+    or None. A small call builds seven of these, so no temporaries: torch's shape and
+    strides are tuples of ints already, and data_ptr() needs no detached alias."""
     if a is None:
         return None
     if isinstance(a, np.ndarray):
         item = a.itemsize
-        return (int(a.ctypes.data), a.dtype.name, tuple(int(s) for s in a.shape),
-                tuple(int(s) // item for s in a.strides))
-    a = a.detach()
-    return (int(a.data_ptr()), str(a.dtype).replace("torch.", ""), tuple(int(s) for s in a.shape),
-            tuple(int(s) for s in a.stride()))
+        return (int(a.ctypes.data), a.dtype.name, a.shape, tuple(s // item for s in a.strides))
+    dt = a.dtype
+    name = _TORCH_DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _TORCH_DTYPE_NAMES[dt] = str(dt).replace("torch.", "")
+    return (a.data_ptr(), name, a.shape, a.stride())
 
 
 # aclnn argument names -> the Python API's, for messages from the native layer.

@@ -38,11 +38,27 @@ RangeMap::Map::iterator RangeMap::locate(uint64_t at, int& used, uint64_t& segEn
     return it;
 }
 
-RangeMap::Map::iterator RangeMap::find(uint64_t at) {
+RangeMap::Map::iterator RangeMap::find(uint64_t at, uint64_t& segEnd) {
     int used;
-    uint64_t segEnd;
     auto it = locate(at, used, segEnd);
     set_finger(used, it, segEnd);
+    return it;
+}
+
+RangeMap::Map::iterator RangeMap::isolate(Map::iterator it, uint64_t segEnd, uint64_t lo, uint64_t hi) {
+    // [key, segEnd) becomes [key, lo), [lo, hi) and [hi, segEnd), the empty ones left out.
+    if (hi < segEnd) {
+        for (int i = 0; i < kFingers; ++i)
+            if (finger_[i] == it) fingerEnd_[i] = hi;
+        m_.emplace_hint(std::next(it), hi, it->second);
+    }
+    if (lo > it->first) {
+        for (int i = 0; i < kFingers; ++i)
+            if (finger_[i] == it) fingerEnd_[i] = lo;
+        it = m_.emplace_hint(std::next(it), lo, it->second);
+        set_finger(nextFinger_, it, hi);
+        nextFinger_ = (nextFinger_ + 1) % kFingers;
+    }
     return it;
 }
 
@@ -89,6 +105,8 @@ void HazardTracker::barrier_all() {
 }
 
 namespace {
+AccessRec record_of(const Instr& in) { return AccessRec{in.seq, in.serial, in.op, uint8_t(in.pipe)}; }
+
 // Whether --cce-auto-sync=on inserts the sync an access by pipe p (a write or
 // not) needs after one by pipe q. Arch 2201 (asc-devkit docs,
 // 同步控制/核内同步/关键特性说明.md, table 3): V->V, and PIPE_S with V, MTE2
@@ -201,25 +219,53 @@ void HazardTracker::record_write(RangeMap& rm, const Instr& in, RangeMap::Map::i
     rm.merge(first, last);
     Cell& c = first->second;
     c = Cell{};
-    c.write = AccessRec{in.seq, in.serial, in.op, uint8_t(in.pipe)};
+    c.write = record_of(in);
+}
+
+bool HazardTracker::scalar_ordered(const Cell& c, bool write) const {
+    // check()'s tests for pipe S, which is exempt from the intra-pipe rule and whose
+    // own reads are never recorded.
+    const Clock& mine = clk_[P_S];
+    if (c.write.seq && c.write.pipe != P_S && mine.c[c.write.pipe] < c.write.seq) return false;
+    if (write)
+        for (int q = P_S + 1; q < P_COUNT; ++q)
+            if (c.read_of(q).seq && mine.c[q] < c.read_of(q).seq) return false;
+    return true;
 }
 
 void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t lo, uint64_t hi, bool write) {
     if (hi <= lo) return;
     RangeMap& rm = sp == Space::UB ? ub_ : gm_;
-    if (!write && in.pipe == P_S) {
-        // A scalar read is complete before the in-order scalar unit issues
-        // anything later, so no WAR check ever looks at it: check RAW only,
-        // record nothing (and leave the map unsplit).
-        check(api, in, sp, rm, rm.find(lo), lo, hi, false, false);
-        return;
+    if (in.pipe == P_S) {
+        // Scalar accesses are a few bytes, one or two per row of a tile (a target
+        // read, a fix-up's GetValue and SetValue): when the bytes lie in one segment
+        // and are already ordered, the result is known without check()'s general
+        // walk, and a write isolates its bytes with one lookup instead of two splits
+        // (the map ends up exactly as range() and record_write() leave it).
+        uint64_t segEnd;
+        const auto it = rm.find(lo, segEnd);
+        if (hi <= segEnd && scalar_ordered(it->second, write)) {
+            if (write) {
+                Cell& c = rm.isolate(it, segEnd, lo, hi)->second;
+                c = Cell{};
+                c.write = record_of(in);
+            }
+            return;
+        }
+        if (!write) {
+            // A scalar read is complete before the in-order scalar unit issues
+            // anything later, so no WAR check ever looks at it: check RAW only,
+            // record nothing (and leave the map unsplit).
+            check(api, in, sp, rm, it, lo, hi, false, false);
+            return;
+        }
     }
     auto [first, last] = rm.range(lo, hi);
     check(api, in, sp, rm, first, lo, hi, write, false);
     if (write) {
         record_write(rm, in, first, last);
     } else {
-        const AccessRec rec{in.seq, in.serial, in.op, uint8_t(in.pipe)};
+        const AccessRec rec = record_of(in);
         for (auto it = first; it != last; ++it) it->second.read_of(in.pipe) = rec;
     }
 }

@@ -149,8 +149,11 @@ public:
         m_.erase(std::next(first), last);
     }
     Map::iterator end() { return m_.end(); }
-    // The segment holding `at` (no split).
-    Map::iterator find(uint64_t at);
+    // The segment holding `at` (no split); segEnd gets its end.
+    Map::iterator find(uint64_t at, uint64_t& segEnd);
+    // Makes [lo, hi), inside the segment `it` ending at segEnd, a segment of its own
+    // (what range(lo, hi) does, without looking the segment up again) and returns it.
+    Map::iterator isolate(Map::iterator it, uint64_t segEnd, uint64_t lo, uint64_t hi);
     void clear() {
         m_.clear();
         m_.emplace(0, Cell{});
@@ -266,6 +269,9 @@ private:
     uint64_t selfDone_[P_COUNT] = {0, 0, 0, 0};
     uint32_t serial_ = 0;
     RangeMap ub_, gm_;
+    // Whether a scalar access (a write or not) of bytes whose last accesses are c is
+    // ordered after them as it stands: then check() would neither report nor join.
+    bool scalar_ordered(const Cell& c, bool write) const;
     void check(const char* api, const Instr& in, Space sp, RangeMap& rm, RangeMap::Map::iterator first, uint64_t lo,
                uint64_t hi, bool write, bool readsOverwritten);
     void record_write(RangeMap& rm, const Instr& in, RangeMap::Map::iterator first, RangeMap::Map::iterator last);
