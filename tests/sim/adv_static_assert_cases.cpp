@@ -11,6 +11,12 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     Gelu(f, f, 64u);
 #elif defined(SIM_CASE_SIGMOID_INT16)
     Sigmoid(i, i, tmp, 64u);
+#elif defined(SIM_CASE_ARANGE_UINT8)
+    Arange<uint8_t>(tmp, uint8_t(0), uint8_t(1), 64);
+#elif defined(SIM_CASE_ASCENDQUANT_NO_TMP)
+    AscendQuant<float>(tmp.ReinterpretCast<int8_t>(), f, 1.0f, 0.0f, 64u);
+#elif defined(SIM_CASE_ASCENDQUANT_INT16)
+    AscendQuant<int16_t>(tmp.ReinterpretCast<int8_t>(), i, tmp, 1.0f, 0.0f, 64u);
 #endif
     (void)f, (void)i, (void)tmp;
 }

@@ -2,3 +2,5 @@
 // for the APIs the simulator models.
 #pragma once
 #include "ascend_sim/adv/activation_tiling.h"
+#include "ascend_sim/adv/index_tiling.h"
+#include "ascend_sim/adv/quant_tiling.h"
