@@ -51,5 +51,6 @@
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"
 #include "ascend_sim/adv/index.h"
+#include "ascend_sim/adv/pad.h"
 #include "ascend_sim/adv/quant.h"
 #include "utils/debug/asc_assert.h"

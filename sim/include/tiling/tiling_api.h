@@ -4,3 +4,4 @@
 #include "ascend_sim/adv/activation_tiling.h"
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"
+#include "ascend_sim/adv/pad_tiling.h"
