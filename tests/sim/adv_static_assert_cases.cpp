@@ -25,6 +25,10 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     UnPadParams params(0, 1);
     UnPadTiling tiling;
     UnPad(tmp, tmp, params, tmp, tiling);
+#elif defined(SIM_CASE_DROPOUT_NO_TMP)
+    DropOut(f, f, tmp, 0.5f, DropOutShapeInfo{});
+#elif defined(SIM_CASE_DROPOUT_INT16)
+    DropOut(i, i, tmp, tmp, 0.5f, DropOutShapeInfo{});
 #endif
     (void)f, (void)i, (void)tmp;
 }

@@ -5,3 +5,4 @@
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"
 #include "ascend_sim/adv/pad_tiling.h"
+#include "ascend_sim/adv/filter_tiling.h"
