@@ -52,6 +52,7 @@
 #include "ascend_sim/adv/activation_gelu.h"
 #include "ascend_sim/adv/filter.h"
 #include "ascend_sim/adv/index.h"
+#include "ascend_sim/adv/normalization_rmsnorm.h"
 #include "ascend_sim/adv/pad.h"
 #include "ascend_sim/adv/quant.h"
 #include "utils/debug/asc_assert.h"

@@ -29,6 +29,10 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     DropOut(f, f, tmp, 0.5f, DropOutShapeInfo{});
 #elif defined(SIM_CASE_DROPOUT_INT16)
     DropOut(i, i, tmp, tmp, 0.5f, DropOutShapeInfo{});
+#elif defined(SIM_CASE_RMSNORM_NO_TMP)
+    RmsNorm(f, f, f, 1e-5f, RmsNormTiling{});
+#elif defined(SIM_CASE_RMSNORM_INT16)
+    RmsNorm(i, i, i, tmp, int16_t(0), RmsNormTiling{});
 #endif
     (void)f, (void)i, (void)tmp;
 }

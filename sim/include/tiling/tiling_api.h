@@ -6,3 +6,4 @@
 #include "ascend_sim/adv/quant_tiling.h"
 #include "ascend_sim/adv/pad_tiling.h"
 #include "ascend_sim/adv/filter_tiling.h"
+#include "ascend_sim/adv/normalization_tiling.h"
