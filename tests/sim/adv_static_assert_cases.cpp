@@ -33,6 +33,10 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     RmsNorm(f, f, f, 1e-5f, RmsNormTiling{});
 #elif defined(SIM_CASE_RMSNORM_INT16)
     RmsNorm(i, i, i, tmp, int16_t(0), RmsNormTiling{});
+#elif defined(SIM_CASE_DEQUANT_NO_TMP)
+    AscendDequant(f, f.ReinterpretCast<int32_t>(), f, DequantParams{1, 64, 64});
+#elif defined(SIM_CASE_DEQUANT_HALF_FLOAT)
+    AscendDequant(f.ReinterpretCast<half>(), f.ReinterpretCast<int32_t>(), f, tmp, DequantParams{1, 64, 64});
 #endif
     (void)f, (void)i, (void)tmp;
 }
