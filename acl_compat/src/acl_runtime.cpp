@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "acl_compat_internal.h"
+#include "ascend_sim/numerics/types.h"
 #include "ascend_sim/sim.h"
 
 namespace {
@@ -26,6 +27,11 @@ std::atomic<bool> g_initialized{false};
 struct StreamToken {
     int magic = 0x57e4;
 };
+// A context of device 0: a token, current per thread as in CANN.
+struct ContextToken {
+    int magic = 0xc0e7;
+};
+thread_local aclrtContext t_current = nullptr;
 
 aclError Fail(aclError code, const std::string& msg) {
     acl_compat::SetRecentErrMsg(msg);
@@ -87,6 +93,33 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
     *count = 1;
     return ACL_SUCCESS;
 }
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (!context) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is null");
+    if (deviceId != 0) return Fail(ACL_ERROR_INVALID_DEVICE, "aclrtCreateContext: the simulator has one device, 0");
+    *context = t_current = new ContextToken;  // the new context becomes the thread's current one
+    return ACL_SUCCESS;
+}
+aclError aclrtDestroyContext(aclrtContext context) {
+    if (!context) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: context is null");
+    if (t_current == context) t_current = nullptr;
+    delete static_cast<ContextToken*>(context);
+    return ACL_SUCCESS;
+}
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    if (!context) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: context is null");
+    t_current = context;
+    return ACL_SUCCESS;
+}
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+    if (!context) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is null");
+    if (!t_current) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: this thread has no current context");
+    *context = t_current;
+    return ACL_SUCCESS;
+}
+
+float aclFloat16ToFloat(aclFloat16 value) { return float(half::from_bits(value)); }
+aclFloat16 aclFloatToFloat16(float value) { return half(value).bits(); }
 
 aclError aclrtCreateStream(aclrtStream* stream) {
     if (!stream) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");

@@ -104,13 +104,12 @@ void dcci(const char* api, const void* gm, bool entire) {
     b.staleLines.erase(line);
 }
 
+// A kernel compiled as one operator ends with a whole-DCache DataCacheCleanAndInvalid
+// the compiler adds (asc-devkit docs, SuperKernel/算子适配说明.md), so lines still
+// dirty are written back, not lost.
 void dcache_end(Block& b) {
-    if (b.dirtyLines.empty()) return;
-    const uint64_t first = *b.dirtyLines.begin();
-    fail("kernel end", "dirty DCache lines at kernel end",
-         "%zu DCache line(s) written by GlobalTensor::SetValue were never cleaned, first GM %s; SetValue is not "
-         "written through on the NPU: call DataCacheCleanAndInvalid",
-         b.dirtyLines.size(), gm_describe(first << 6).c_str());
+    std::vector<uint64_t> dirty(b.dirtyLines.begin(), b.dirtyLines.end());
+    for (uint64_t l : dirty) drop_dirty(b, l);
 }
 
 }  // namespace ascend_sim::detail

@@ -1,4 +1,4 @@
-// The bad-input matrix of issue #6 for the two-phase API, beyond
+// The bad-input matrix for the two-phase API, beyond
 // test_aclnn_args.cpp: every rank/layout/alias/storage mistake per argument,
 // odd reduction strings, infinite options, N = 0 for every reduction, layouts
 // that would wrap 64-bit arithmetic, workspaces that lie about their size, and

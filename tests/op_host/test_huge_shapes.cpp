@@ -1,4 +1,4 @@
-// 64-bit index arithmetic at N * C > 2^31 without allocating (issue #6): the
+// 64-bit index arithmetic at N * C > 2^31 without allocating: the
 // tiling of N = 65537, C = 32768 (and other shapes past 2^31 elements or 2^32
 // bytes) on every SoC profile, walked tile by tile with the kernel's geometry
 // (tile order by colMajorTiles, GM offset row0 * C + col0 in uint64):

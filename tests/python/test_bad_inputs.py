@@ -1,4 +1,4 @@
-"""The bad-input matrix of issue #6 for the Python API, beyond test_errors.py:
+"""The bad-input matrix for the Python API, beyond test_errors.py:
 every argument wrong in type, dtype, rank, shape, device or None; odd reduction
 strings; label smoothing / z-loss scale out of range, NaN or infinite; N = 0 and
 C = 0; non-contiguous tensors (an error for log_prob/out, a documented copy for

@@ -1,4 +1,4 @@
-"""Several Python threads calling the op at once (issue #6).
+"""Several Python threads calling the op at once.
 
 Launches are not serialised: the simulator accepts overlapping registrations of
 caller memory, so threads that share log_prob / weight / target run concurrently.

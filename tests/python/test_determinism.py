@@ -1,4 +1,4 @@
-"""Determinism (issue #6): bitwise the same output across repeated runs, host thread
+"""Determinism: bitwise the same output across repeated runs, host thread
 counts 1 and 2, and core counts 1, 7, 40 and 48 (the prologue's cross-core sums of
 W, M and sum_k w_k are chunked independently of the core count)."""
 

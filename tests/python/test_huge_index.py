@@ -1,4 +1,4 @@
-"""64-bit index arithmetic of a real launch past 2^31 elements / 2^32 bytes (issue #6).
+"""64-bit index arithmetic of a real launch past 2^31 elements / 2^32 bytes.
 
 N = 65537, C = 32768, float16: the last row of log_prob and out starts at element 2^31,
 byte 2^32. log_prob is np.zeros (calloc'd pages that are only read map the shared zero

@@ -1,4 +1,4 @@
-"""Out-of-range targets (neither ignore_index nor in [0, C)), issue #6.
+"""Out-of-range targets (neither ignore_index nor in [0, C)).
 
 Through the public API: ValueError naming the first bad row and its value, out
 untouched. With the Python check bypassed (the native layer called directly):

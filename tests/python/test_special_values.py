@@ -1,4 +1,4 @@
-"""NaN and Inf in log_prob, grad_loss, grad_zloss and lse_for_zloss (issue #6).
+"""NaN and Inf in log_prob, grad_loss, grad_zloss and lse_for_zloss.
 
 Where PyTorch has the same computation (logits with NaN/+Inf/-Inf, an upstream
 gradient that is NaN/Inf), the kernel's output is compared with torch.autograd of

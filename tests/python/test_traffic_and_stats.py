@@ -42,7 +42,7 @@ def test_gm_traffic_bound(n, c, dtype, reduction, weight, ls, zloss):
     assert st["min_traffic_bytes"] <= total
 
 
-# Issue #5's bound, exactly: GM traffic <= 1.02 * N*C*(in + out bytes), on benchmark cases
+# The traffic bound, exactly: GM traffic <= 1.02 * N*C*(in + out bytes), on benchmark cases
 # where the per-launch fixed bytes (per-core workspace slots, per-tile targets) matter most:
 # one row, mean, int64 targets. Small problems launch only as many cores as get 16 KiB
 # of logProb + out traffic each, which keeps those fixed bytes under 1%.

@@ -1,4 +1,4 @@
-// The GM registry with overlapping registrations of caller memory (issue #6):
+// The GM registry with overlapping registrations of caller memory:
 // GmRegions may repeat and overlap (concurrent launches sharing a buffer), an
 // access must still lie inside one registered region, a GmRegion may not reach
 // out of a gm_alloc block, and gm_free keeps its double/foreign-free checks.

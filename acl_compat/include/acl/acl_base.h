@@ -69,6 +69,10 @@ typedef enum {
     ACL_FORMAT_NCL = 47,
 } aclFormat;
 
+// IEEE binary16 <-> float (to half rounds to nearest even).
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
 // Bytes per element of a data type (0 for types without a byte size).
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 

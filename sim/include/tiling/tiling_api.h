@@ -1,6 +1,7 @@
 // The host tiling API of the advanced vector APIs (asc-devkit include/adv_api/tiling_api.h),
 // for the APIs the simulator models.
 #pragma once
+#include "register/tilingdata_base.h"
 #include "ascend_sim/adv/activation_tiling.h"
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"

@@ -1,0 +1,76 @@
+// The host tiling-data classes CANN programs define with BEGIN_TILING_DATA_DEF:
+// packed bytes in declaration order, arrays, nested structs, the registry and
+// SaveToBuffer's capacity check.
+#include <cstring>
+
+#include "register/tilingdata_base.h"
+#include "xtest.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InnerTiling)
+TILING_DATA_FIELD_DEF(uint16_t, a);
+TILING_DATA_FIELD_DEF(uint32_t, b);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(OuterTiling)
+TILING_DATA_FIELD_DEF(uint32_t, total);
+TILING_DATA_FIELD_DEF(uint8_t, flag);
+TILING_DATA_FIELD_DEF_ARR(int16_t, 3, dims);
+TILING_DATA_FIELD_DEF_STRUCT(InnerTiling, inner);
+TILING_DATA_FIELD_DEF(int64_t, last);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(OuterOp, OuterTiling)
+}  // namespace optiling
+
+namespace {
+template <class T>
+T at(const uint8_t* p, size_t off) {
+    T v;
+    std::memcpy(&v, p + off, sizeof(T));
+    return v;
+}
+}  // namespace
+
+XTEST(fields_are_packed_in_declaration_order) {
+    optiling::OuterTiling t;
+    // 4 + 1 + 3*2 + (2 + 4) + 8: no padding anywhere.
+    XCHECK_EQ(t.GetDataSize(), size_t(25));
+    XCHECK(sizeof(t) >= t.GetDataSize());  // CANN programs allocate sizeof(class) for SaveToBuffer
+    t.set_total(1000);
+    t.set_flag(7);
+    const int16_t dims[3] = {-1, 2, 300};
+    t.set_dims(dims);
+    t.inner.set_a(0xBEEF);
+    t.inner.set_b(123456);
+    t.set_last(-5);
+    XCHECK_EQ(t.get_total(), 1000u);
+    XCHECK_EQ(t.get_dims()[2], int16_t(300));
+    uint8_t buf[64];
+    std::memset(buf, 0xAA, sizeof buf);
+    t.SaveToBuffer(buf, sizeof buf);
+    XCHECK_EQ(at<uint32_t>(buf, 0), 1000u);
+    XCHECK_EQ(at<uint8_t>(buf, 4), uint8_t(7));
+    XCHECK_EQ(at<int16_t>(buf, 5), int16_t(-1));
+    XCHECK_EQ(at<int16_t>(buf, 9), int16_t(300));
+    XCHECK_EQ(at<uint16_t>(buf, 11), uint16_t(0xBEEF));
+    XCHECK_EQ(at<uint32_t>(buf, 13), 123456u);
+    XCHECK_EQ(at<int64_t>(buf, 17), int64_t(-5));
+    XCHECK_EQ(buf[25], uint8_t(0xAA));  // nothing past the data
+    optiling::OuterTiling copy = t;  // a copy serialises its own values
+    copy.set_total(1);
+    copy.SaveToBuffer(buf, sizeof buf);
+    XCHECK_EQ(at<uint32_t>(buf, 0), 1u);
+    XCHECK_EQ(at<int64_t>(buf, 17), int64_t(-5));
+}
+
+XTEST(registry_and_capacity) {
+    auto made = optiling::CTilingDataClassFactory::GetInstance().CreateTilingDataInstance("OuterOp");
+    XCHECK(made != nullptr);
+    XCHECK_EQ(std::string(made->GetTilingClassName()), std::string("OuterTiling"));
+    XCHECK(optiling::CTilingDataClassFactory::GetInstance().CreateTilingDataInstance("NoSuchOp") == nullptr);
+    optiling::OuterTiling t;
+    uint8_t small[24];
+    XCHECK_THROWS_WITH(t.SaveToBuffer(small, sizeof small), "SaveToBuffer", "OuterTiling needs 25 bytes",
+                       "holds 24");
+}
