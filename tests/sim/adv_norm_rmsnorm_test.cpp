@@ -103,6 +103,13 @@ XTEST(rmsnorm_tmp_sizes_and_undersized_tmp) {
     XCHECK(!GetRmsNormTilingInfo(TensorShape({1, 3, 64}), TensorShape({1, 3, 64}), 100, 4, t));
     XCHECK(!GetRmsNormTilingInfo(TensorShape({1, 3, 12}), TensorShape({1, 3, 12}), 4096, 4, t));
     XCHECK(GetRmsNormTilingInfo(TensorShape({1, 4, 64}), TensorShape({1, 4, 64}), 4096, 4, t));
+    // The optiling class carries the same fields, which the struct is saved from.
+    optiling::RmsNormTiling o;
+    XCHECK(GetRmsNormTilingInfo(TensorShape({1, 7, 128}), TensorShape({1, 7, 128}), 2048, 4, o));
+    XCHECK_EQ(o.get_mainBsLength(), 3u);
+    XCHECK_EQ(o.get_loopRound(), 2u);
+    XCHECK_EQ(o.get_tailBsLength(), 1u);
+    XCHECK_EQ(o.GetDataSize(), sizeof(tiling::RmsNormTiling));
     XCHECK_THROWS_WITH(one([&] {
                            sim_test::Calc c(16384);
                            auto src = c.get<float>(), dst = c.get<float>()[1024], gamma = c.get<float>()[2048];

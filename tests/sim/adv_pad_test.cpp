@@ -78,6 +78,10 @@ XTEST(unpad_tiling_fields) {
     XCHECK_EQ(t.tmpBuffer2Offset, 1024u);
     XCHECK_EQ(t.widthFractal, 1u);
     XCHECK_EQ(t.widthFractalTail, 48u);
+    optiling::UnPadTiling o;
+    UnPadTilingFunc(TensorShape({5, 48}), 4096, 2, o);
+    XCHECK_EQ(o.get_widthTiling(), 64u);
+    XCHECK_EQ(o.GetDataSize(), sizeof(tiling::UnPadTiling));
     XCHECK_THROWS_WITH(UnPadTilingFunc(TensorShape({48}), 0, 2, t), "srcShape has 1 dims; it must have 2");
     XCHECK_THROWS_WITH(UnPadTilingFunc(TensorShape({5, 48}), 0, 8, t), "typeSize 8 is neither 2 (half) nor 4");
 }

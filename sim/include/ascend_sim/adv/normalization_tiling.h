@@ -2,15 +2,34 @@
 // rmsnorm_tiling.h; impl/adv_api/tiling/normalization/rmsnorm_tiling_impl.cpp
 // GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo): the scratch for one row (min)
 // or all rows (max) plus their row sums, and the rows a chunk takes from a
-// given stack buffer. Only the AscendC::tiling overload: the optiling one needs
-// BEGIN_TILING_DATA_DEF, which the simulator does not have.
+// given stack buffer. As there, the optiling class is filled and the
+// AscendC::tiling struct is its saved bytes.
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "../../register/tilingdata_base.h"
 #include "../sim.h"
 #include "normalization_tiling_data.h"
 #include "tensor_shape.h"
+
+namespace optiling {
+// include/adv_api/normalization/rmsnorm_tilingdata.h
+BEGIN_TILING_DATA_DEF(RmsNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(float, reciprocalOfHLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLengthAlign);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
+END_TILING_DATA_DEF;
+}  // namespace optiling
 
 namespace AscendC {
 namespace sim_adv {
@@ -42,7 +61,7 @@ inline bool GetRmsNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_t 
 
 inline bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape& originSrcShape,
                                  const uint32_t stackBufferByteSize, const uint32_t typeSize,
-                                 tiling::RmsNormTiling& tiling, const bool isBasicBlock = false) {
+                                 optiling::RmsNormTiling& tiling, const bool isBasicBlock = false) {
     // RmsNormCheckShape: both [B, S, H] with the same B and S, 0 < originalH <= H, whole-block rows.
     if (srcShape.GetDimNum() != 3 || originSrcShape.GetDimNum() != 3) return false;
     const uint32_t b = uint32_t(srcShape.GetDim(0)), s = uint32_t(srcShape.GetDim(1)), h = uint32_t(srcShape.GetDim(2));
@@ -52,9 +71,8 @@ inline bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape&
     if (h * typeSize % 32 != 0) return false;
     if (isBasicBlock && sim_adv::rmsnorm_not_basic_block(b, s, h)) return false;
     if (stackBufferByteSize < sim_adv::rmsnorm_min_tmp(h, typeSize)) return false;
-    tiling = {};
-    tiling.bLength = b, tiling.sLength = s, tiling.hLength = h, tiling.originalHLength = oh;
-    tiling.reciprocalOfHLength = float(1.0 / double(float(oh)));
+    tiling.set_bLength(b), tiling.set_sLength(s), tiling.set_hLength(h), tiling.set_originalHLength(oh);
+    tiling.set_reciprocalOfHLength(float(1.0 / double(float(oh))));
     // As many rows as fit with their (block-aligned) sums, at most all of them.
     const uint32_t floats = stackBufferByteSize / 4, coeff = typeSize == 4 ? 1 : 2;
     uint32_t bs = 1;
@@ -64,14 +82,22 @@ inline bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape&
     if (isBasicBlock) bs = bs < 8 ? bs : bs / 8 * 8;
     else if (bs > 255) bs = 255;
     const uint32_t chunk = bs * h;
-    tiling.mainBshLength = chunk;
-    tiling.mainBsLength = bs;
-    tiling.mainBsLengthAlign = (bs + 7) / 8 * 8;
-    tiling.loopRound = all / chunk;
-    tiling.tailBshLength = all % chunk;
-    tiling.inputTailPos = all - all % chunk;
-    tiling.tailBsLength = all % chunk / h;
+    tiling.set_mainBshLength(chunk);
+    tiling.set_mainBsLength(bs);
+    tiling.set_mainBsLengthAlign((bs + 7) / 8 * 8);
+    tiling.set_loopRound(all / chunk);
+    tiling.set_tailBshLength(all % chunk);
+    tiling.set_inputTailPos(all - all % chunk);
+    tiling.set_tailBsLength(all % chunk / h);
     return true;
+}
+inline bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape& originSrcShape,
+                                 const uint32_t stackBufferByteSize, const uint32_t typeSize,
+                                 tiling::RmsNormTiling& tiling, const bool isBasicBlock = false) {
+    optiling::RmsNormTiling data;
+    const bool ok = GetRmsNormTilingInfo(srcShape, originSrcShape, stackBufferByteSize, typeSize, data, isBasicBlock);
+    data.SaveToBuffer(&tiling, sizeof(tiling));
+    return ok;
 }
 
 }  // namespace AscendC
