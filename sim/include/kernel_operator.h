@@ -55,5 +55,6 @@
 #include "ascend_sim/adv/normalization_rmsnorm.h"
 #include "ascend_sim/adv/pad.h"
 #include "ascend_sim/adv/quant.h"
+#include "ascend_sim/adv/quant_channel.h"
 #include "ascend_sim/adv/quant_dequant.h"
 #include "utils/debug/asc_assert.h"

@@ -37,6 +37,8 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     AscendDequant(f, f.ReinterpretCast<int32_t>(), f, DequantParams{1, 64, 64});
 #elif defined(SIM_CASE_DEQUANT_HALF_FLOAT)
     AscendDequant(f.ReinterpretCast<half>(), f.ReinterpretCast<int32_t>(), f, tmp, DequantParams{1, 64, 64});
+#elif defined(SIM_CASE_ASCENDQUANT_CHANNEL_NO_TMP)
+    AscendQuant<float>(tmp.ReinterpretCast<int8_t>(), f, f, f);
 #endif
     (void)f, (void)i, (void)tmp;
 }
