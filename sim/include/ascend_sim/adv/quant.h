@@ -31,26 +31,38 @@ constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
 
 namespace sim_adv {
 
-// One chunk: x * scale + offset in half, then to int8_t (CAST_NONE).
+// A chunk's input as half: float is cast into the stack first.
+template <class T>
+LocalTensor<half> quant_input(const LocalTensor<T>& src, const LocalTensor<half>& stack) {
+    if constexpr (std::is_same_v<T, float>) {
+        UnaryRepeatParams narrow;
+        narrow.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
+        Cast<half, float, false>(stack, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
+        PipeBarrier<PIPE_V>();
+        return stack;
+    } else {
+        return src;
+    }
+}
+
+// The scaled and offset half chunk to int8_t (CAST_NONE).
+inline void quant_output(const LocalTensor<int8_t>& dst, const LocalTensor<half>& stack) {
+    UnaryRepeatParams narrow;
+    narrow.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
+    Cast<int8_t, half, false>(dst, stack, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
+    PipeBarrier<PIPE_V>();
+}
+
+// One chunk: x * scale + offset in half, then to int8_t.
 template <class T>
 void quant_chunk(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src, const LocalTensor<half>& stack,
                  half scale, half offset) {
     const UnaryRepeatParams u;
-    UnaryRepeatParams narrow;
-    narrow.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
-    LocalTensor<half> in = stack;
-    if constexpr (std::is_same_v<T, float>) {
-        Cast<half, float, false>(stack, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
-        PipeBarrier<PIPE_V>();
-    } else {
-        in = src;
-    }
-    Muls<half, false>(stack, in, scale, MASK_PLACEHOLDER, 1, u);
+    Muls<half, false>(stack, quant_input(src, stack), scale, MASK_PLACEHOLDER, 1, u);
     PipeBarrier<PIPE_V>();
     Adds<half, false>(stack, stack, offset, MASK_PLACEHOLDER, 1, u);
     PipeBarrier<PIPE_V>();
-    Cast<int8_t, half, false>(dst, stack, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
-    PipeBarrier<PIPE_V>();
+    quant_output(dst, stack);
 }
 
 }  // namespace sim_adv

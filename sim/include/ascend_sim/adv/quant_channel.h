@@ -29,21 +29,11 @@ inline LocalTensor<half> offset_at(const LocalTensor<half>& offset, uint32_t i) 
 template <class T, class Off>
 void chunk(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src, const LocalTensor<half>& stack,
            const LocalTensor<half>& scale, const Off& offset) {
-    UnaryRepeatParams narrow;
-    narrow.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
-    LocalTensor<half> in = stack;
-    if constexpr (std::is_same_v<T, float>) {
-        Cast<half, float, false>(stack, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
-        PipeBarrier<PIPE_V>();
-    } else {
-        in = src;
-    }
-    Mul<half, false>(stack, in, scale, MASK_PLACEHOLDER, 1, BinaryRepeatParams{});
+    Mul<half, false>(stack, quant_input(src, stack), scale, MASK_PLACEHOLDER, 1, BinaryRepeatParams{});
     PipeBarrier<PIPE_V>();
     add_offset(stack, offset);
     PipeBarrier<PIPE_V>();
-    Cast<int8_t, half, false>(dst, stack, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, narrow);
-    PipeBarrier<PIPE_V>();
+    quant_output(dst, stack);
 }
 
 // AscendQuantPerChannelImpl: one group in chunks of tmp (or config.workLocalSize) halves.
