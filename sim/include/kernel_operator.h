@@ -57,4 +57,11 @@
 // The advanced APIs (asc-devkit adv_api/kernel_api.h), built from the basic ones above.
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"
+#include "ascend_sim/adv/filter.h"
+#include "ascend_sim/adv/index.h"
+#include "ascend_sim/adv/normalization_rmsnorm.h"
+#include "ascend_sim/adv/pad.h"
+#include "ascend_sim/adv/quant.h"
+#include "ascend_sim/adv/quant_channel.h"
+#include "ascend_sim/adv/quant_dequant.h"
 #include "utils/debug/asc_assert.h"

@@ -3,3 +3,8 @@
 #pragma once
 #include "register/tilingdata_base.h"
 #include "ascend_sim/adv/activation_tiling.h"
+#include "ascend_sim/adv/index_tiling.h"
+#include "ascend_sim/adv/quant_tiling.h"
+#include "ascend_sim/adv/pad_tiling.h"
+#include "ascend_sim/adv/filter_tiling.h"
+#include "ascend_sim/adv/normalization_tiling.h"
