@@ -302,7 +302,7 @@ void vec_vms4(const char* api, uint16_t counts[4]) {
     std::memcpy(counts, m.vms4, sizeof m.vms4);
 }
 
-void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes) {
+void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes, int compacts) {
     Block& b = cur(api);
     Scratch& s = tls;
     const uint64_t off = check_ub_operand(api, b, t, role);
@@ -312,7 +312,7 @@ void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, 
     if (!bytes) return;
     const std::vector<Interval> w{{0, bytes}};
     for (int i = 0; i < s.n; ++i)
-        if (intersect(w, off, s.iv[i], s.off[i]))
+        if (!(i == compacts && off == s.off[i]) && intersect(w, off, s.iv[i], s.off[i]))
             fail(api, "partial overlap", "%s (UB %s, %llu B) overlaps a source of the instruction", role,
                  hex(off).c_str(), (unsigned long long)bytes);
     b.hz.access(api, s.instr, Space::UB, off, off + bytes, true);

@@ -403,6 +403,31 @@ XTEST(gather_mask_builtin_and_tensor_patterns) {
     });
 }
 
+XTEST(gather_mask_in_place_compacts) {
+    // GatherMask.md's example: dst is src0, pattern 2 (odd lanes), 4 repeats 8 blocks apart.
+    one([] {
+        sim_test::Calc c(8192);
+        auto src = c.get<half>();
+        fill(src, 512, [](uint32_t i) { return half(float(i)); });
+        sync<HardEvent::S_V>();
+        uint64_t n = 0;
+        GatherMask(src, src, uint8_t(2), false, 0, {1, 4, 8, 0}, n);
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(n, 256u);
+        for (uint32_t k = 0; k < 256; ++k) XCHECK_EQ(float(src.GetValue(k)), float(2 * k + 1));
+    });
+    // Repeats 4 blocks apart read what earlier ones packed: in place is refused.
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           auto src = c.get<half>();
+                           fill(src, 512, [](uint32_t i) { return half(float(i)); });
+                           sync<HardEvent::S_V>();
+                           uint64_t n = 0;
+                           GatherMask(src, src, uint8_t(2), false, 0, {1, 4, 4, 0}, n);
+                       }),
+                       "GatherMask (block 0)", "overlaps a source of the instruction");
+}
+
 XTEST(gather_mask_counter_mode_and_checks) {
     // reduceMode: 70 floats a repeat (more than 64), pattern 1 (even lanes), 2 repeats 16 blocks apart.
     one([] {

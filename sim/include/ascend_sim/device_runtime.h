@@ -157,7 +157,8 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
 // A write whose size depends on the data (GatherMask's packed dst): `bytes`
 // from t's start, by the instruction vec_repeat last checked in this thread
 // (bounds, no overlap with its sources, hazards, initcheck marks).
-void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes);
+// compacts: the index of a source the packed result may start on (in place), -1 for none.
+void vec_repeat_packed_write(const char* api, const UbRef& t, const char* role, uint64_t bytes, int compacts = -1);
 
 // ---- scalar accesses ----
 void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write);

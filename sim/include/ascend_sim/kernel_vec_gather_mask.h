@@ -59,7 +59,11 @@ void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Lo
     uint64_t picked = 0;
     for (size_t i = 0; i < count; ++i)
         for (uint32_t k = 0; k < runs[i].len; ++k) picked += bit(runs[i].repeat, runs[i].first + k);
-    d::vec_repeat_packed_write("GatherMask", dst.ub_ref(), "dst", picked * sizeof(T));
+    // In place (GatherMask.md's own example: dst is src0) the packed result never
+    // passes the element being read while src0 is read front to back without overlap.
+    const bool compacts = p.src0BlockStride == 1 &&
+                          uint64_t(p.src0RepeatStride) * 32 >= uint64_t(perRepeatElems) * sizeof(T);
+    d::vec_repeat_packed_write("GatherMask", dst.ub_ref(), "dst", picked * sizeof(T), compacts ? 0 : -1);
     T* out = dst.GetPhyAddr();
     for (size_t i = 0; i < count; ++i) {
         const T* in = at(src0, a[0], runs[i]);
