@@ -36,16 +36,22 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     // Several rows per column-split tile only with weighted smoothing (the weight reload term).
     XCHECK(t.colTiles == 1 || t.tileRows == 1 || (p.hasWeight && p.labelSmoothing > 0));
     const int64_t pitch = CeilDiv(t.tileCols, granule) * granule;  // the kernel's UB row pitch
+    XCHECK(t.ioBuffers == 3 || t.ioBuffers == 2);
     XCHECK(t.ioBufBytes >= t.tileRows * pitch * eb);
-    if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
+    // fp16/bf16: a work area of the whole tile, or pieces of a multiple of 64 floats
+    // (at least 2048); fp32 works in the tile buffer.
+    if (eb == 2)
+        XCHECK(t.workBufBytes >= t.tileRows * pitch * 4 || (t.workBufBytes % 256 == 0 && t.workBufBytes >= 8192));
+    else
+        XCHECK_EQ(t.workBufBytes, int64_t(0));
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
-    // A stage holds a tile's rows; with column tiles a block of up to 64 rows.
+    // A stage holds whole tiles' rows, about 64 of them (at least one tile's).
     if (p.n > 0) {
-        const int64_t block = t.colTiles > 1 ? std::min<int64_t>(p.n, std::max<int64_t>(t.tileRows, 64)) : t.tileRows;
+        const int64_t block = std::min<int64_t>(p.n, t.tileRows * std::max<int64_t>(1, 64 / t.tileRows));
         XCHECK_EQ(t.stageRows, block);
         XCHECK(t.stageBytes >= (t.stageRows * p.targetBytes + 31) / 32 * 32);
     }
@@ -168,12 +174,12 @@ XTEST(tiling_report_shapes_ascend910b) {
         const TilingResult r = ComputeTiling(p, PlatformOf(prof));
         XCHECK(r.ok);
         std::printf("  %s N=%lld C=%lld dtype=%lld: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
-                    "blockDim=%lld per-core=%lld(+%lld) UB=%llu\n",
+                    "blockDim=%lld per-core=%lld(+%lld) buffers=%lld work=%lld UB=%llu\n",
                     prof.name.c_str(), (long long)s.n, (long long)s.c, (long long)s.dtype,
                     (long long)r.data.tileRows, (long long)r.data.tileCols, (long long)r.data.rowTiles,
                     (long long)r.data.colTiles, (long long)r.data.totalTiles, (long long)r.data.blockDim,
-                    (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder,
-                    (unsigned long long)r.ubBytesUsed);
+                    (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder, (long long)r.data.ioBuffers,
+                    (long long)r.data.workBufBytes, (unsigned long long)r.ubBytesUsed);
     }
 }
 
