@@ -1,8 +1,11 @@
 // Tiling rule (see docs/cross_entropy_loss_grad.md, "Tiling"):
-//   A tile is R rows x TC columns of logProb. Candidates are
+//   A tile is R rows x TC columns of logProb, in an in/out queue of 3 or 2 tile
+//   buffers (fp16/bf16 beside an fp32 work area of the whole tile or of a piece of it).
+//   Candidates, for each buffer count, are
 //     row-packed   TC = C, R in [1, Rmax]          (when one row fits UB)
 //     column-split TC = a multiple of the 32-byte granule < C, R = 1; with
 //                  weighted smoothing R in [1, Rmax(TC)] (see WeightedMakespan)
+//                  when a row's burst is at least kMinBurstBytes
 //   The launch uses cores = min(vector cores, N*C*(in + out bytes) / kMinCoreBytes)
 //   (at least 1): a core's fixed GM bytes (its bad-target slot, its reads of the
 //   prologue's partial slots) would otherwise weigh on a tiny problem's traffic.
@@ -10,7 +13,7 @@
 //   min(cores, N * ceil(C / granule)) tiles, so every launched core gets work.
 //   Among admissible candidates the one with the smallest modelled makespan wins,
 //   the largest over cores of
-//     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
+//     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)) + (pieces - 1) * kPieceOverhead)
 //     + column tiles visited * (kTileOverhead + TC * 4)   (weighted smoothing only)
 //   (ties -> fewer tiles). Tiles are numbered column-major with weighted smoothing
 //   (a core's tiles then share weight columns), row-major otherwise (a core's tiles
@@ -35,6 +38,12 @@ constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
 // than the tile): its Cast, Exp, Muls, Cast calls and the pipe barriers between them.
 constexpr int64_t kPieceOverhead = 4096;
 constexpr int64_t kMaxIoBuffers = 3, kMinIoBuffers = 2;  // tile buffers of the in/out queue
+// A row of a multi-row tile is one DataCopyPad burst; several rows only pay when each
+// burst is at least this long: the vendor guide has copies of 16 KB and more near the
+// best bandwidth (尽量一次搬运较大的数据块.md), and on the simulator short strided bursts
+// cost the host more than the rows they save (bf16 4096 x 32000 with weighted
+// smoothing: 8 x 3568 tiles took 1.5x the CPU time of 2 x 10672).
+constexpr int64_t kMinBurstBytes = 16384;
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
 // With column tiles a core's consecutive tiles share rows: their per-row inputs are
 // staged for this many rows at once (one small DMA each instead of one per row).
@@ -291,6 +300,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
                     consider(1, cols, buffers);
                     // DataCopyPad's GM stride between a tile's rows is a uint32 byte count.
                     if (!s.weightTile || (C - cols) * s.elemBytes > int64_t(UINT32_MAX)) continue;
+                    if (cols * s.elemBytes < kMinBurstBytes) continue;
                     const int64_t rmax = LargestFitting(2, std::min<int64_t>(kMaxTileRows, N), [&](int64_t rows) {
                         return Fits(s, rows, cols, buffers, ub);
                     });

@@ -163,19 +163,23 @@ XTEST(tiling_one_row_huge_c_uses_every_core) {
 
 XTEST(tiling_report_shapes_ascend910b) {
     const auto& prof = ascend_sim::profiles().front();
-    struct S { int64_t n, c, dtype; } shapes[] = {{4096, 32000, XENT_FP32}, {4096, 32000, XENT_BF16},
-                                                  {257, 131073, XENT_FP32}, {131073, 257, XENT_FP32},
-                                                  {1, 262144, XENT_FP32}, {131073, 257, XENT_FP16}};
+    struct S { int64_t n, c, dtype; bool weightedSmoothing; } shapes[] = {
+        {4096, 32000, XENT_FP32, false},  {4096, 32000, XENT_BF16, false}, {257, 131073, XENT_FP32, false},
+        {131073, 257, XENT_FP32, false},  {1, 262144, XENT_FP32, false},   {131073, 257, XENT_FP16, false},
+        {1046, 128256, XENT_BF16, false}, {4096, 32000, XENT_BF16, true},  {257, 131073, XENT_BF16, true}};
     for (const S& s : shapes) {
         TilingProblem p;
         p.n = s.n;
         p.c = s.c;
         p.dtype = s.dtype;
+        p.hasWeight = s.weightedSmoothing;
+        p.labelSmoothing = s.weightedSmoothing ? 0.1 : 0.0;
         const TilingResult r = ComputeTiling(p, PlatformOf(prof));
         XCHECK(r.ok);
-        std::printf("  %s N=%lld C=%lld dtype=%lld: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
+        std::printf("  %s N=%lld C=%lld dtype=%lld%s: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
                     "blockDim=%lld per-core=%lld(+%lld) buffers=%lld work=%lld UB=%llu\n",
                     prof.name.c_str(), (long long)s.n, (long long)s.c, (long long)s.dtype,
+                    s.weightedSmoothing ? " weight+ls" : "",
                     (long long)r.data.tileRows, (long long)r.data.tileCols, (long long)r.data.rowTiles,
                     (long long)r.data.colTiles, (long long)r.data.totalTiles, (long long)r.data.blockDim,
                     (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder, (long long)r.data.ioBuffers,
