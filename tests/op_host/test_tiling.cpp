@@ -35,6 +35,8 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK(t.tileCols == p.c || t.tileCols % granule == 0);
     // Several rows per column-split tile only with weighted smoothing (the weight reload term).
     XCHECK(t.colTiles == 1 || t.tileRows == 1 || (p.hasWeight && p.labelSmoothing > 0));
+    // ... and only with row bursts of at least 16 KiB.
+    XCHECK(t.colTiles == 1 || t.tileRows == 1 || t.tileCols * eb >= 16384);
     const int64_t pitch = CeilDiv(t.tileCols, granule) * granule;  // the kernel's UB row pitch
     XCHECK(t.ioBuffers == 3 || t.ioBuffers == 2);
     XCHECK(t.ioBufBytes >= t.tileRows * pitch * eb);
