@@ -6,8 +6,9 @@
 // through one TQueBind<VECIN, VECOUT> of ioBuffers (3 or 2) tile buffers: a tile is
 // copied in, computed and copied out of the same buffer, so while tile i is computed,
 // tile i+1 is copied in and (with three) tile i-1 out. fp16/bf16 compute in fp32
-// through a work area of the whole tile or of a piece of it. The queue's ring is shared by both hops and a DeQue takes its head, so the calls go
-// in ring order: EnQue<GM, VECIN>(i+1), EnQue<VECOUT, GM>(i), DeQue<GM, VECIN>(i+1),
+// through a work area of the whole tile or of a piece of it. The queue's ring is
+// shared by both hops and a DeQue takes its head, so the calls go in ring order:
+// EnQue<GM, VECIN>(i+1), EnQue<VECOUT, GM>(i), DeQue<GM, VECIN>(i+1),
 // DeQue<VECOUT, GM>(i) (a DeQue only makes its pipe wait: the scalar unit goes on). Per tile:
 //   DataCopyPad in -> per piece: [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
 //   one scale -> Adds(-smooth_i) per run, or Axpy(w, -smooth_i) per row -> scalar
@@ -108,7 +109,7 @@ private:
     static constexpr bool kFp32 = SameType<T, float>::value;
     static constexpr int32_t kRowDead = -2;   // ignored or bad target: the whole row is 0
     static constexpr int32_t kRowNoFix = -1;  // live row whose target column lies outside this tile
-    static constexpr int64_t kChunk = kTermRows;
+    static constexpr int64_t kChunk = kTermRows;  // rows whose terms sit on the scalar stack at once
 
     // pitch: UB elements per row, cols rounded up to whole 32-byte blocks. Rows
     // sit back to back at the tile's own pitch (DataCopyPad defines each row's
