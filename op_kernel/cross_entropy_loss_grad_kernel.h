@@ -250,9 +250,9 @@ private:
         if (t_.smoothing && t_.hasWeight)
             w = weightBuf_.template Get<float>()[(t_.weightResident ? t_.classOffset + g.col0 : 0) + c0];
 
-        for (int64_t r0 = ra; r0 < rb; r0 += kChunk) {
-            const int64_t rn = rb - r0 < kChunk ? rb - r0 : kChunk;
+        for (int64_t r0 = ra, rn = 0; r0 < rb; r0 += rn) {
             const int64_t k = TermsFrom(g, slot, r0);  // rows r0.. are terms entries k..
+            rn = rb - r0 < termsRows_ - k ? rb - r0 : termsRows_ - k;  // the rows of the piece that have terms
             const float* scale = scale_ + k;
             const float* smooth = smooth_ + k;
             const int32_t* fixCol = fixCol_ + k;
