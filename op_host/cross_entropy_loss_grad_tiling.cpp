@@ -1,8 +1,11 @@
 // Tiling rule (see docs/cross_entropy_loss_grad.md, "Tiling"):
-//   A tile is R rows x TC columns of logProb. Candidates are
+//   A tile is R rows x TC columns of logProb, in an in/out queue of 3 or 2 tile
+//   buffers (fp16/bf16 beside an fp32 work area of the whole tile or of a piece of it).
+//   Candidates, for each buffer count, are
 //     row-packed   TC = C, R in [1, Rmax]          (when one row fits UB)
 //     column-split TC = a multiple of the 32-byte granule < C, R = 1; with
 //                  weighted smoothing R in [1, Rmax(TC)] (see WeightedMakespan)
+//                  when a row's burst is at least kMinBurstBytes
 //   The launch uses cores = min(vector cores, N*C*(in + out bytes) / kMinCoreBytes)
 //   (at least 1): a core's fixed GM bytes (its bad-target slot, its reads of the
 //   prologue's partial slots) would otherwise weigh on a tiny problem's traffic.
@@ -10,7 +13,7 @@
 //   min(cores, N * ceil(C / granule)) tiles, so every launched core gets work.
 //   Among admissible candidates the one with the smallest modelled makespan wins,
 //   the largest over cores of
-//     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)))
+//     tiles * (kTileOverhead + R * (kRowOverhead + TC * (in + out bytes)) + (pieces - 1) * kPieceOverhead)
 //     + column tiles visited * (kTileOverhead + TC * 4)   (weighted smoothing only)
 //   (ties -> fewer tiles). Tiles are numbered column-major with weighted smoothing
 //   (a core's tiles then share weight columns), row-major otherwise (a core's tiles
@@ -31,6 +34,16 @@ namespace {
 constexpr int64_t kTileOverhead = 32768;  // DMA issue, flags, queue hand-offs, vector call latency
 constexpr int64_t kRowOverhead = 1024;    // per-row scalars and target fix-up (and a Muls unless rows share a scale)
 constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
+// Per piece of a tile's float work beyond the first (fp16/bf16 with a work area smaller
+// than the tile): its Cast, Exp, Muls, Cast calls and the pipe barriers between them.
+constexpr int64_t kPieceOverhead = 4096;
+constexpr int64_t kMaxIoBuffers = 3, kMinIoBuffers = 2;  // tile buffers of the in/out queue
+// A row of a multi-row tile is one DataCopyPad burst; several rows only pay when each
+// burst is at least this long: the vendor guide has copies of 16 KB and more near the
+// best bandwidth (尽量一次搬运较大的数据块.md), and on the simulator short strided bursts
+// cost the host more than the rows they save (bf16 4096 x 32000 with weighted
+// smoothing: 8 x 3568 tiles took 1.5x the CPU time of 2 x 10672).
+constexpr int64_t kMinBurstBytes = 16384;
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
 // With column tiles a core's consecutive tiles share rows: their per-row inputs are
 // staged for this many rows at once (one small DMA each instead of one per row).
@@ -71,27 +84,56 @@ StageLayout Stage(const Shape& s, int64_t rows) {
     return l;
 }
 
-void FillBuffers(const Shape& s, int64_t rows, int64_t cols, CrossEntropyLossGradTilingData& t) {
+// The fp32 work area of fp16/bf16 (fp32 works in the tile buffer): the whole tile when
+// the UB left over holds it, else as many floats (a multiple of 64) as it holds; the
+// kernel then works through the tile in pieces of that size. Fewer than kMinWorkElems
+// floats do not fit (the pieces' fixed costs would swamp them).
+constexpr int64_t kMinWorkElems = 2048;
+constexpr int64_t kWorkGranule = 64;
+
+// The buffers of an R x TC tile with `buffers` tile buffers; false when they do not fit `ub`.
+bool FillBuffers(const Shape& s, int64_t rows, int64_t cols, int64_t buffers, uint64_t ub,
+                 CrossEntropyLossGradTilingData& t) {
     const int64_t pitch = RoundUp(cols, s.granule);
     t.tileRows = rows;
     t.tileCols = cols;
+    t.ioBuffers = buffers;
     t.ioBufBytes = Align32(rows * pitch * s.elemBytes);
-    t.workBufBytes = s.elemBytes == 4 ? 0 : Align32(rows * pitch * 4);
+    t.workBufBytes = 0;
     t.weightBufBytes = s.residentWeightBytes > 0 ? s.residentWeightBytes : s.weightTile ? Align32(cols * 4) : 0;
-    // Row-packed, a tile's rows are all a staging can share; with column tiles, a block.
-    t.stageRows = cols < s.c ? std::min<int64_t>(std::max<int64_t>(s.n, 1), std::max(rows, kBlockStageRows)) : rows;
+    // A staging holds whole tiles' rows, about kBlockStageRows of them: the consecutive
+    // tiles of a core share it (a row's column tiles, the next rows).
+    t.stageRows = std::min<int64_t>(std::max<int64_t>(s.n, 1), rows * std::max<int64_t>(1, kBlockStageRows / rows));
     const StageLayout st = Stage(s, t.stageRows);
     t.stageBytes = st.bytes;
     t.stageGradOff = st.gradOff;
     t.stageGzOff = st.gzOff;
     t.stageLseOff = st.lseOff;
     t.scratchBytes = kScratchBytes;
+    const int64_t used = static_cast<int64_t>(UbBytesUsed(t));
+    if (used > static_cast<int64_t>(ub)) return false;
+    if (s.elemBytes == 4) return true;
+    const int64_t left = static_cast<int64_t>(ub) - used;
+    if (Align32(rows * pitch * 4) <= left) {
+        t.workBufBytes = Align32(rows * pitch * 4);
+        return true;
+    }
+    t.workBufBytes = left / (4 * kWorkGranule) * (4 * kWorkGranule);
+    return t.workBufBytes >= kMinWorkElems * 4;
 }
 
-uint64_t UbFor(const Shape& s, int64_t rows, int64_t cols) {
+bool Fits(const Shape& s, int64_t rows, int64_t cols, int64_t buffers, uint64_t ub) {
     CrossEntropyLossGradTilingData t{};
-    FillBuffers(s, rows, cols, t);
-    return UbBytesUsed(t);
+    return FillBuffers(s, rows, cols, buffers, ub, t);
+}
+
+// Pieces the kernel works a tile through (its Compute): one when the work area holds
+// the tile, else groups of whole rows (at most kTermRows), else
+// column pieces of each row.
+int64_t Pieces(int64_t rows, int64_t pitch, int64_t workElems) {
+    if (workElems == 0 || rows * pitch <= workElems) return 1;
+    if (pitch <= workElems) return CeilDiv(rows, std::min<int64_t>(workElems / pitch, kTermRows));
+    return rows * CeilDiv(pitch, workElems);
 }
 
 // Largest value in [lo, hi] for which fits(v) holds (fits is monotone: true, then false); lo - 1 if none.
@@ -106,7 +148,7 @@ int64_t LargestFitting(int64_t lo, int64_t hi, F fits) {
 }
 
 struct Candidate {
-    int64_t rows = 0, cols = 0, tiles = 0;
+    int64_t rows = 0, cols = 0, buffers = 0, tiles = 0;
     double cost = 0;
 };
 
@@ -130,7 +172,7 @@ double WeightedMakespan(int64_t tiles, int64_t rowTiles, int64_t cores, double t
 }  // namespace
 
 uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
-    return static_cast<uint64_t>(kIoBuffers * t.ioBufBytes + t.workBufBytes + t.weightBufBytes +
+    return static_cast<uint64_t>(t.ioBuffers * t.ioBufBytes + t.workBufBytes + t.weightBufBytes +
                                  2 * t.stageBytes + t.scratchBytes);
 }
 
@@ -191,10 +233,13 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     const int64_t granules = CeilDiv(C, s.granule);
     const int64_t elemTraffic = 2 * s.elemBytes;
 
-    // Widest column tile (R = 1) that fits.
-    const int64_t maxGranules =
-        LargestFitting(1, granules, [&](int64_t g) { return UbFor(s, 1, g * s.granule) <= ub; });
-    if (maxGranules < 1) return fail("UB of " + std::to_string(ub) + " bytes cannot hold even one 32-byte tile");
+    // Widest column tile (R = 1) that fits, with three tile buffers and with two.
+    int64_t maxGranules[4] = {0, 0, 0, 0};
+    for (int64_t buffers : {kMaxIoBuffers, kMinIoBuffers})
+        maxGranules[buffers] = LargestFitting(
+            1, granules, [&](int64_t g) { return Fits(s, 1, g * s.granule, buffers, ub); });
+    if (maxGranules[kMinIoBuffers] < 1)
+        return fail("UB of " + std::to_string(ub) + " bytes cannot hold even one 32-byte tile");
 
     if (N > 0) {
         // N * C * elemTraffic cannot overflow: the checks keep N * C below INT64_MAX / 16.
@@ -202,16 +247,23 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         const int64_t needTiles = std::min<int64_t>(cores, N * granules);
         Candidate best;
         bool have = false;
-        auto consider = [&](int64_t rows, int64_t cols) {
+        auto consider = [&](int64_t rows, int64_t cols, int64_t buffers) {
             const int64_t tiles = CeilDiv(N, rows) * CeilDiv(C, cols);
             if (tiles < needTiles) return;
+            const double perCore = static_cast<double>(CeilDiv(tiles, cores));
+            double tileCost = static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
+            // The pieces and the weight reloads only add: skip them when the tiles alone lose.
+            if (have && perCore * tileCost > best.cost) return;
+            CrossEntropyLossGradTilingData f{};
+            FillBuffers(s, rows, cols, buffers, ub, f);
+            tileCost += static_cast<double>(
+                (Pieces(rows, RoundUp(cols, s.granule), f.workBufBytes / 4) - 1) * kPieceOverhead);
             Candidate c;
             c.rows = rows;
             c.cols = cols;
+            c.buffers = buffers;
             c.tiles = tiles;
-            const double tileCost = static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
-            c.cost = static_cast<double>(CeilDiv(tiles, cores)) * tileCost;
-            // The weight reloads only add: skip their O(cores) count when the tiles alone lose.
+            c.cost = perCore * tileCost;
             if (s.weightTile && (!have || c.cost <= best.cost))
                 c.cost = WeightedMakespan(tiles, CeilDiv(N, rows), std::min(cores, tiles), tileCost,
                                           static_cast<double>(kTileOverhead + cols * 4));
@@ -220,36 +272,45 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
                 have = true;
             }
         };
-        // Row-packed: whole rows, as many per tile as fit.
-        if (UbFor(s, 1, C) <= ub) {
-            const int64_t rmax = LargestFitting(1, std::min<int64_t>(kMaxTileRows, N),
-                                                [&](int64_t rows) { return UbFor(s, rows, C) <= ub; });
-            for (int64_t rows = 1; rows <= rmax; ++rows) consider(rows, C);
-        }
-        // Column-split: k column tiles per row, k from the fewest that fit up to
-        // enough to feed every core (and some more, for balance). One row per
-        // tile, except with weighted smoothing: there the weight columns take UB
-        // once per tile, not per row, so several rows of narrower columns hold
-        // more elements, and a core whose tiles stay in one column tile loads its
-        // weight columns once. More rows cost only per-row overhead otherwise.
-        const int64_t kMin = std::max<int64_t>(2, CeilDiv(granules, maxGranules));
-        const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(cores, N) + 2 * cores);
-        for (int64_t k = kMin; k <= kMax; ++k) {
-            for (int64_t gpt : {CeilDiv(granules, k), std::max<int64_t>(1, granules / k)}) {
-                if (gpt > maxGranules) continue;
-                const int64_t cols = gpt * s.granule;
-                if (cols >= C) continue;  // that is the row-packed R = 1 candidate
-                consider(1, cols);
-                // DataCopyPad's GM stride between a tile's rows is a uint32 byte count.
-                if (!s.weightTile || (C - cols) * s.elemBytes > int64_t(UINT32_MAX)) continue;
-                const int64_t rmax = LargestFitting(2, std::min<int64_t>(kMaxTileRows, N),
-                                                    [&](int64_t rows) { return UbFor(s, rows, cols) <= ub; });
-                for (int64_t rows = 2; rows <= rmax; ++rows) consider(rows, cols);
+        // Three tile buffers first: on a tie the third (the copy out of tile i-1 beside
+        // the copy in of tile i+1) is kept. Two hold wider tiles in the same UB: the
+        // copy in of tile i+1 then waits for the copy out of tile i-1, which keeps the
+        // MTE (the longer stage of these tiles) busy all the same.
+        for (int64_t buffers : {kMaxIoBuffers, kMinIoBuffers}) {
+            if (maxGranules[buffers] < 1) continue;
+            // Row-packed: whole rows, as many per tile as fit.
+            if (Fits(s, 1, C, buffers, ub)) {
+                const int64_t rmax = LargestFitting(1, std::min<int64_t>(kMaxTileRows, N),
+                                                    [&](int64_t rows) { return Fits(s, rows, C, buffers, ub); });
+                for (int64_t rows = 1; rows <= rmax; ++rows) consider(rows, C, buffers);
+            }
+            // Column-split: k column tiles per row, k from the fewest that fit up to
+            // enough to feed every core (and some more, for balance). One row per
+            // tile, except with weighted smoothing: there the weight columns take UB
+            // once per tile, not per row, so several rows of narrower columns hold
+            // more elements, and a core whose tiles stay in one column tile loads its
+            // weight columns once. More rows cost only per-row overhead otherwise.
+            const int64_t kMin = std::max<int64_t>(2, CeilDiv(granules, maxGranules[buffers]));
+            const int64_t kMax = std::min<int64_t>(granules, kMin + CeilDiv(cores, N) + 2 * cores);
+            for (int64_t k = kMin; k <= kMax; ++k) {
+                for (int64_t gpt : {CeilDiv(granules, k), std::max<int64_t>(1, granules / k)}) {
+                    if (gpt > maxGranules[buffers]) continue;
+                    const int64_t cols = gpt * s.granule;
+                    if (cols >= C) continue;  // that is the row-packed R = 1 candidate
+                    consider(1, cols, buffers);
+                    // DataCopyPad's GM stride between a tile's rows is a uint32 byte count.
+                    if (!s.weightTile || (C - cols) * s.elemBytes > int64_t(UINT32_MAX)) continue;
+                    if (cols * s.elemBytes < kMinBurstBytes) continue;
+                    const int64_t rmax = LargestFitting(2, std::min<int64_t>(kMaxTileRows, N), [&](int64_t rows) {
+                        return Fits(s, rows, cols, buffers, ub);
+                    });
+                    for (int64_t rows = 2; rows <= rmax; ++rows) consider(rows, cols, buffers);
+                }
             }
         }
         if (!have) return fail("no tiling fits UB of " + std::to_string(ub) + " bytes");
 
-        FillBuffers(s, best.rows, best.cols, t);
+        FillBuffers(s, best.rows, best.cols, best.buffers, ub, t);
         t.rowTiles = CeilDiv(N, best.rows);
         t.colTiles = CeilDiv(C, best.cols);
         t.totalTiles = best.tiles;
@@ -258,7 +319,8 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         t.tileRemainder = t.totalTiles % t.blockDim;
         t.colMajorTiles = s.weightTile ? 1 : 0;
     } else {
-        FillBuffers(s, 1, std::min<int64_t>(C, maxGranules * s.granule), t);
+        const int64_t buffers = maxGranules[kMaxIoBuffers] >= 1 ? kMaxIoBuffers : kMinIoBuffers;
+        FillBuffers(s, 1, std::min<int64_t>(C, maxGranules[buffers] * s.granule), buffers, ub, t);
     }
 
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.

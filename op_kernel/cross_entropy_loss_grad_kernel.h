@@ -3,13 +3,14 @@
 // (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
 // contiguous range of tiles (R rows x TC columns, numbered row-major, or
 // column-major with weighted smoothing: see colMajorTiles in the tiling data)
-// through one TQueBind<VECIN, VECOUT> of kIoBuffers tile buffers: a tile is copied
-// in, computed and copied out of the same buffer, so while tile i is computed,
-// tile i+1 is copied in and tile i-1 out (fp16/bf16 add one fp32 work tile). The
-// queue's ring is shared by both hops and a DeQue takes its head, so the calls go
-// in ring order: EnQue<GM, VECIN>(i+1), EnQue<VECOUT, GM>(i), DeQue<GM, VECIN>(i+1),
+// through one TQueBind<VECIN, VECOUT> of ioBuffers (3 or 2) tile buffers: a tile is
+// copied in, computed and copied out of the same buffer, so while tile i is computed,
+// tile i+1 is copied in and (with three) tile i-1 out. fp16/bf16 compute in fp32
+// through a work area of the whole tile or of a piece of it. The queue's ring is
+// shared by both hops and a DeQue takes its head, so the calls go in ring order:
+// EnQue<GM, VECIN>(i+1), EnQue<VECOUT, GM>(i), DeQue<GM, VECIN>(i+1),
 // DeQue<VECOUT, GM>(i) (a DeQue only makes its pipe wait: the scalar unit goes on). Per tile:
-//   DataCopyPad in -> [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
+//   DataCopyPad in -> per piece: [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
 //   one scale -> Adds(-smooth_i) per run, or Axpy(w, -smooth_i) per row -> scalar
 //   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
 // logProb is read once and out written once; per-row inputs are staged in small
@@ -58,7 +59,7 @@ public:
                                    static_cast<uint64_t>(t_.blockDim) * (kSlotBytes / 8));
         userWs_ = a.userWorkspace;
 
-        pipe_.InitBuffer(ioQ_, kIoBuffers, static_cast<uint32_t>(t_.ioBufBytes));
+        pipe_.InitBuffer(ioQ_, static_cast<uint8_t>(t_.ioBuffers), static_cast<uint32_t>(t_.ioBufBytes));
         if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
         weights_.gm = weightGm_;
@@ -108,7 +109,7 @@ private:
     static constexpr bool kFp32 = SameType<T, float>::value;
     static constexpr int32_t kRowDead = -2;   // ignored or bad target: the whole row is 0
     static constexpr int32_t kRowNoFix = -1;  // live row whose target column lies outside this tile
-    static constexpr int64_t kChunk = 64;     // rows whose terms are held on the scalar stack at once
+    static constexpr int64_t kChunk = kTermRows;  // rows whose terms sit on the scalar stack at once
 
     // pitch: UB elements per row, cols rounded up to whole 32-byte blocks. Rows
     // sit back to back at the tile's own pitch (DataCopyPad defines each row's
@@ -197,85 +198,126 @@ private:
     }
 
     // x: the tile's dequeued buffer, logProb in, xGrad out (enqueued for the copy out).
+    // The float work goes piece by piece through the work area: the whole tile when it
+    // fits (fp32 always: it works in the tile buffer itself), else groups of whole rows,
+    // else column pieces of one row. Every step is elementwise, so the pieces give the
+    // bits of one pass over the tile; the 16-bit tile buffers then take 2 B of UB per
+    // element instead of sharing it with a 4 B work tile, and hold whole rows.
     __aicore__ inline void Compute(int64_t index, int32_t slot, AscendC::LocalTensor<T>& x) {
         const Tile g = TileAt(index);
-        const int32_t stage = tileStage_[slot];
+        const int64_t work = kFp32 ? g.rows * g.pitch : t_.workBufBytes / 4;
+        int64_t pieceRows = g.rows, pieceCols = g.pitch;
+        if (g.rows * g.pitch > work) {
+            pieceRows = g.pitch <= work ? (work / g.pitch < kChunk ? work / g.pitch : kChunk) : 1;
+            pieceCols = g.pitch <= work ? g.pitch : work;
+        }
+        termsRows_ = 0;
+        bool first = true;
+        for (int64_t ra = 0; ra < g.rows; ra += pieceRows) {
+            const int64_t rb = g.rows - ra < pieceRows ? g.rows : ra + pieceRows;
+            for (int64_t c0 = 0; c0 < g.pitch; c0 += pieceCols) {
+                const int64_t c1 = g.pitch - c0 < pieceCols ? g.pitch : c0 + pieceCols;
+                Piece(g, slot, x, ra, rb, c0, c1, first);
+                first = false;
+            }
+        }
+        ioQ_.template EnQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>(x);
+    }
+
+    // Rows [ra, rb) x columns [c0, c1) of the tile (c1 <= pitch; whole rows when c0 = 0
+    // and c1 = pitch, else ra + 1 = rb): exp, the row terms, the fix-up, in fp32.
+    __aicore__ inline void Piece(const Tile& g, int32_t slot, AscendC::LocalTensor<T>& x, int64_t ra, int64_t rb,
+                                 int64_t c0, int64_t c1, bool first) {
+        const int64_t e0 = ra * g.pitch + c0;
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
-        const int32_t n = static_cast<int32_t>(g.rows * g.pitch);
-        // p: the fp32 values (x itself for fp32)
-        AscendC::LocalTensor<float> p = WorkTile(x);
-        AscendC::PipeBarrier<PIPE_V>();  // the previous tile's last reads of the work buffer
+        const int32_t n = static_cast<int32_t>((rb - ra - 1) * g.pitch + c1 - c0);
+        const int64_t dataEnd = c1 < g.cols ? c1 : g.cols;  // the piece's last data column + 1 in a row
+        // p: the fp32 values (x itself for fp32); element (r, c) of the tile is p[(r - ra) * pitch + c - c0]
+        AscendC::LocalTensor<float> p = WorkArea(x, e0);
+        AscendC::PipeBarrier<PIPE_V>();  // the previous piece's last reads of the work area
         // p = exp(logProb), in fp32
         if constexpr (!kFp32) {
-            AscendC::Cast(p, x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
+            AscendC::Cast(p, x[e0], AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
             AscendC::PipeBarrier<PIPE_V>();
         }
         AscendC::Exp(p, p, n);
         AscendC::PipeBarrier<PIPE_V>();
-        LoadWeightTile(g);
-
-        // The row terms (from the staged inputs), in chunks of kChunk rows whose
-        // scale_i, smooth_i, nll_i and target column stay on the scalar stack (no UB
-        // round trip).
-        if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        if (first) {
+            LoadWeightTile(g);
+            if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[tileStage_[slot]]);
+        }
         AscendC::LocalTensor<float> w;
         if (t_.smoothing && t_.hasWeight)
-            w = weightBuf_.template Get<float>()[t_.weightResident ? t_.classOffset + g.col0 : 0];
-        for (int64_t r0 = 0; r0 < g.rows; r0 += kChunk) {
-            const int64_t rn = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
-            float scale[kChunk];
-            float smooth[kChunk];
-            float nll[kChunk];
-            int32_t fixCol[kChunk];
-            bool anyFix = false;
-            for (int64_t k = 0; k < rn; ++k) {
-                int32_t col = kRowDead;
-                const RowTerms terms = TermsOfRow(g, r0 + k, stage, tileRowBase_[slot], col);
-                scale[k] = terms.scale;
-                smooth[k] = terms.smooth;
-                nll[k] = terms.nll;
-                fixCol[k] = col;
-                anyFix = anyFix || col >= 0;
-            }
+            w = weightBuf_.template Get<float>()[(t_.weightResident ? t_.classOffset + g.col0 : 0) + c0];
+
+        for (int64_t r0 = ra, rn = 0; r0 < rb; r0 += rn) {
+            const int64_t k = TermsFrom(g, slot, r0);  // rows r0.. are terms entries k..
+            rn = rb - r0 < termsRows_ - k ? rb - r0 : termsRows_ - k;  // the rows of the piece that have terms
+            const float* scale = scale_ + k;
+            const float* smooth = smooth_ + k;
+            const int32_t* fixCol = fixCol_ + k;
+            const int64_t at0 = (r0 - ra) * g.pitch;  // row r0 in p
             // p * scale_i: one Muls per run of rows with the same scale (a whole
             // row-packed tile under mean/sum without weight or z-loss; the pitch
             // padding between its rows is scaled too and never copied out).
             for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
                 k1 = RunEnd(rn, scale, k0);
-                AscendC::Muls(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], scale[k0], RunCount(g, k1 - k0));
+                AscendC::Muls(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], scale[k0],
+                              RunCount(g, k1 - k0, c0, dataEnd));
             }
             // - smooth_i * w_j (w_j = 1 without a weight; smooth_i = +0 adds nothing)
             if (t_.smoothing) {
                 AscendC::PipeBarrier<PIPE_V>();
                 if (t_.hasWeight) {
-                    for (int64_t k = 0; k < rn; ++k) {
-                        if (fixCol[k] == kRowDead) continue;
-                        AscendC::Axpy(p[Row(g, r0 + k)], w, -smooth[k], static_cast<int32_t>(g.cols));
+                    for (int64_t j = 0; j < rn; ++j) {
+                        if (fixCol[j] == kRowDead) continue;
+                        AscendC::Axpy(p[at0 + j * g.pitch], w, -smooth[j], static_cast<int32_t>(dataEnd - c0));
                     }
                 } else {
                     for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
                         k1 = RunEnd(rn, smooth, k0);
                         if (Bits(smooth[k0]) != 0)
-                            AscendC::Adds(p[Row(g, r0 + k0)], p[Row(g, r0 + k0)], -smooth[k0], RunCount(g, k1 - k0));
+                            AscendC::Adds(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], -smooth[k0],
+                                          RunCount(g, k1 - k0, c0, dataEnd));
                     }
                 }
             }
             // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
+            bool anyFix = false;
+            for (int64_t j = 0; j < rn; ++j) anyFix = anyFix || (fixCol[j] >= c0 && fixCol[j] < dataEnd);
             if (anyFix) {
                 WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-                for (int64_t k = 0; k < rn; ++k) {
-                    if (fixCol[k] < 0) continue;
-                    const uint32_t at = static_cast<uint32_t>(Row(g, r0 + k) + fixCol[k]);
-                    p.SetValue(at, p.GetValue(at) - nll[k]);
+                for (int64_t j = 0; j < rn; ++j) {
+                    if (fixCol[j] < c0 || fixCol[j] >= dataEnd) continue;
+                    const uint32_t at = static_cast<uint32_t>(at0 + j * g.pitch + fixCol[j] - c0);
+                    p.SetValue(at, p.GetValue(at) - nll_[k + j]);
                 }
                 WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             }
         }
         if constexpr (!kFp32) {
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Cast(x, p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
+            AscendC::Cast(x[e0], p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
         }
-        ioQ_.template EnQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>(x);
+    }
+
+    // The row terms (from the staged inputs) of tile rows r0 on, for a chunk of kChunk
+    // rows held on the scalar stack (no UB round trip) while the tile's pieces need
+    // them: computed once per row and tile. Returns r0's entry.
+    __aicore__ inline int64_t TermsFrom(const Tile& g, int32_t slot, int64_t r0) {
+        if (r0 < termsRow0_ || r0 >= termsRow0_ + termsRows_) {
+            termsRow0_ = r0;
+            termsRows_ = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
+            for (int64_t k = 0; k < termsRows_; ++k) {
+                int32_t col = kRowDead;
+                const RowTerms terms = TermsOfRow(g, r0 + k, tileStage_[slot], tileRowBase_[slot], col);
+                scale_[k] = terms.scale;
+                smooth_[k] = terms.smooth;
+                nll_[k] = terms.nll;
+                fixCol_[k] = col;
+            }
+        }
+        return r0 - termsRow0_;
     }
 
     __aicore__ inline void CopyOut(int64_t index) {
@@ -340,9 +382,11 @@ private:
         loadedColTile_ = g.colTile;
     }
 
-    __aicore__ inline AscendC::LocalTensor<float> WorkTile(const AscendC::LocalTensor<T>& x) {
+    // The fp32 values of a piece from tile element e0 on: the tile buffer itself (fp32)
+    // or the work area.
+    __aicore__ inline AscendC::LocalTensor<float> WorkArea(const AscendC::LocalTensor<T>& x, int64_t e0) {
         if constexpr (kFp32) {
-            return x;
+            return x[e0];
         } else {
             return workBuf_.template Get<float>();
         }
@@ -366,11 +410,9 @@ private:
     __aicore__ inline uint32_t StageElems() const {
         return static_cast<uint32_t>((t_.stageRows * static_cast<int64_t>(sizeof(U)) + 31) / 32 * 32 / sizeof(U));
     }
-    // First UB element of tile row r.
-    __aicore__ inline int64_t Row(const Tile& g, int64_t r) const { return r * g.pitch; }
-    // Elements from the start of a row to the end of the data of the row `rows` - 1 further.
-    __aicore__ inline static int32_t RunCount(const Tile& g, int64_t rows) {
-        return static_cast<int32_t>((rows - 1) * g.pitch + g.cols);
+    // Elements from column c0 of a row to column dataEnd of the row `rows` - 1 further.
+    __aicore__ inline static int32_t RunCount(const Tile& g, int64_t rows, int64_t c0, int64_t dataEnd) {
+        return static_cast<int32_t>((rows - 1) * g.pitch + dataEnd - c0);
     }
     __aicore__ inline static uint32_t Bits(float f) {
         union {
@@ -410,6 +452,12 @@ private:
     BadRowTracker bad_;
     int64_t core_ = 0;
     int64_t loadedColTile_ = -1;
+    // The row terms of tile rows [termsRow0_, termsRow0_ + termsRows_) of the tile being computed.
+    float scale_[kChunk];
+    float smooth_[kChunk];
+    float nll_[kChunk];
+    int32_t fixCol_[kChunk];
+    int64_t termsRow0_ = 0, termsRows_ = 0;
 };
 
 }  // namespace xent

@@ -3,7 +3,7 @@
 //   sum_k w_k (weighted label smoothing)
 // Determinism: the sums are cut into fixed-size chunks (kRowChunk rows,
 // kWeightChunk columns) that do not depend on the core count or UB size.
-// Chunks are dealt to cores round-robin; each chunk's partial is summed in a
+// Chunks are dealt to cores round-robin (from the last); each chunk's partial is summed in a
 // fixed order (ReduceSum over kRowSub/kWeightSub staged values, then in
 // sequence) and written to its own 32-byte workspace slot. After SyncAll every
 // core adds all partials in chunk order, so every core, core count and SoC
@@ -34,10 +34,11 @@ public:
                                          static_cast<uint64_t>(t.weightChunks) * kSlotFloats);
     }
 
-    // Every core: its chunks' partials, SyncAll, then the totals.
+    // Every core: its chunks' partials, SyncAll, then the totals. Chunks are dealt from
+    // the last core down: the first tileRemainder cores have one tile more.
     __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
-        for (int64_t k = core; k < t_.rowChunks; k += cores) RowChunk(k);
-        for (int64_t k = core; k < t_.weightChunks; k += cores) WeightChunk(k);
+        for (int64_t k = cores - 1 - core; k < t_.rowChunks; k += cores) RowChunk(k);
+        for (int64_t k = cores - 1 - core; k < t_.weightChunks; k += cores) WeightChunk(k);
         AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
         AscendC::SyncAll();
         if (t_.rowChunks > 0) SumRowPartials(s);

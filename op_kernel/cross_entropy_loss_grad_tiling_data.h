@@ -19,6 +19,9 @@ constexpr int64_t kWeightSub = 1024;    // weight columns staged in UB at a time
 constexpr int64_t kSlotBytes = 32;      // one workspace slot (partials, bad-target report)
 constexpr int64_t kSlotBatch = 128;     // partial slots read into UB at a time
 constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every target was valid
+// Rows whose terms the kernel holds on its scalar stack at once; a piece of a tile's
+// float work spans at most this many whole rows.
+constexpr int64_t kTermRows = 64;
 
 struct CrossEntropyLossGradTilingData {
     // ---- the problem ----
@@ -61,8 +64,11 @@ struct CrossEntropyLossGradTilingData {
     int64_t weightResident;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
-    int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (kIoBuffers of them)
-    int64_t workBufBytes;    // fp32 work tile (fp16/bf16 only, else 0)
+    int64_t ioBuffers;       // tile buffers of the in/out queue (TQueBind<VECIN, VECOUT>): 3 or 2
+    int64_t ioBufBytes;      // one tile of T: logProb in, then xGrad out of the same buffer (ioBuffers of them)
+    // fp16/bf16 only, else 0: the fp32 work area, the whole tile or (when smaller) the
+    // floats of one piece, a multiple of 64 (pieces start on 32-byte blocks of both types)
+    int64_t workBufBytes;
     int64_t weightBufBytes;  // the whole weight (weightResident), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageRows;       // rows one stage holds: tileRows row-packed, more with column tiles (one DMA for many rows)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
@@ -86,9 +92,6 @@ struct CrossEntropyLossGradTilingData {
 
 static_assert(sizeof(CrossEntropyLossGradTilingData) % 8 == 0, "read as int64 words");
 
-// Tile buffers of the in/out queue (TQueBind<VECIN, VECOUT>): while the vector unit
-// computes tile i in one, tile i+1 is copied into another and tile i-1 out of the third.
-constexpr int64_t kIoBuffers = 3;
 constexpr int64_t kTilingWords = sizeof(CrossEntropyLossGradTilingData) / 8;
 
 }  // namespace xent

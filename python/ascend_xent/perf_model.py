@@ -168,9 +168,10 @@ def analytic(n: int, c: int, dtype: str, tile_rows: int, tile_cols: int, cores: 
              profile: Optional[dict] = None, double_buffer: bool = True, smoothing: bool = False,
              costs: Optional[dict] = None) -> dict:
     """MODEL of a hypothetical tiling (R x TC tiles dealt evenly to ``cores``), with the
-    kernel's per-tile work counted the way the simulator counts it: per tile two big DMAs and
-    one per-row input stage, Exp (+ 2 Casts for fp16/bf16), per row Muls (+ Adds with
-    smoothing), a few scalar accesses per row. For comparing tilings (docs/performance.md)."""
+    kernel's per-tile work counted the way the simulator counts it: per tile two big DMAs, one
+    per-row input stage per 64 of a core's rows, Exp (+ 2 Casts for fp16/bf16), per row Muls
+    (+ Adds with smoothing), a few scalar accesses per row. For comparing tilings
+    (docs/performance.md)."""
     prof = dict(_profile(profile))
     es = ELEM_BYTES[dtype]
     pitch = -(-tile_cols * es // 32) * 32 // es
@@ -191,7 +192,7 @@ def analytic(n: int, c: int, dtype: str, tile_rows: int, tile_cols: int, cores: 
     block = {
         "gm_read_bytes": per_core * (elems * es + tile_rows * 8),
         "gm_write_bytes": per_core * elems * es,
-        "dma_in": per_core * 2, "dma_out": per_core,
+        "dma_in": per_core + -(-per_core * tile_rows // (col_tiles * 64)), "dma_out": per_core,
         "vector_instructions": per_core * vec_instr, "vector_repeats": per_core * sum(by_op.values()),
         "vector_repeats_by_op": {k: per_core * v for k, v in by_op.items()},
         "scalar_ub_reads": per_core * tile_rows * 3, "scalar_ub_writes": per_core * tile_rows * 3,
@@ -260,11 +261,12 @@ def model_stats(stats: dict, case: dict, profile: Optional[dict] = None) -> dict
     if tc == c and tr > 1:
         alts["one row per tile"] = analytic(n, c, dtype, 1, c, cores, prof, smoothing=smoothing)
     if tc < c:
-        # The widest tile UB holds (three in/out tile buffers: 12 B per element for fp32, 10 B
-        # for fp16/bf16 with the fp32 work tile; ~12.6 KB of scratch and stages): the fewest
-        # column tiles, which is what a tiling without the "feed every core" rule would pick.
-        per_elem = 12 if es == 4 else 10
-        widest = (int(prof["ub_bytes"]) - 12352 - 1024) // per_elem // (32 // es) * (32 // es)
+        # The widest tile UB holds (two in/out tile buffers: 8 B per element for fp32, 4 B for
+        # fp16/bf16 beside a work area of at least 2048 floats; ~12.6 KB of scratch and stages):
+        # the fewest column tiles, which is what a tiling without the "feed every core" rule
+        # would pick.
+        work = 0 if es == 4 else 2048 * 4
+        widest = (int(prof["ub_bytes"]) - 12352 - 1024 - work) // (2 * es) // (32 // es) * (32 // es)
         k_min = -(-c // widest)
         fewest = -(-c // k_min)
         if fewest != tc:

@@ -35,17 +35,25 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK(t.tileCols == p.c || t.tileCols % granule == 0);
     // Several rows per column-split tile only with weighted smoothing (the weight reload term).
     XCHECK(t.colTiles == 1 || t.tileRows == 1 || (p.hasWeight && p.labelSmoothing > 0));
+    // ... and only with row bursts of at least 16 KiB.
+    XCHECK(t.colTiles == 1 || t.tileRows == 1 || t.tileCols * eb >= 16384);
     const int64_t pitch = CeilDiv(t.tileCols, granule) * granule;  // the kernel's UB row pitch
+    XCHECK(t.ioBuffers == 3 || t.ioBuffers == 2);
     XCHECK(t.ioBufBytes >= t.tileRows * pitch * eb);
-    if (eb == 2) XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
+    // fp16/bf16: a work area of the whole tile, or pieces of a multiple of 64 floats
+    // (at least 2048); fp32 works in the tile buffer.
+    if (eb == 2)
+        XCHECK(t.workBufBytes >= t.tileRows * pitch * 4 || (t.workBufBytes % 256 == 0 && t.workBufBytes >= 8192));
+    else
+        XCHECK_EQ(t.workBufBytes, int64_t(0));
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
-    // A stage holds a tile's rows; with column tiles a block of up to 64 rows.
+    // A stage holds whole tiles' rows, about 64 of them (at least one tile's).
     if (p.n > 0) {
-        const int64_t block = t.colTiles > 1 ? std::min<int64_t>(p.n, std::max<int64_t>(t.tileRows, 64)) : t.tileRows;
+        const int64_t block = std::min<int64_t>(p.n, t.tileRows * std::max<int64_t>(1, 64 / t.tileRows));
         XCHECK_EQ(t.stageRows, block);
         XCHECK(t.stageBytes >= (t.stageRows * p.targetBytes + 31) / 32 * 32);
     }
@@ -157,23 +165,27 @@ XTEST(tiling_one_row_huge_c_uses_every_core) {
 
 XTEST(tiling_report_shapes_ascend910b) {
     const auto& prof = ascend_sim::profiles().front();
-    struct S { int64_t n, c, dtype; } shapes[] = {{4096, 32000, XENT_FP32}, {4096, 32000, XENT_BF16},
-                                                  {257, 131073, XENT_FP32}, {131073, 257, XENT_FP32},
-                                                  {1, 262144, XENT_FP32}, {131073, 257, XENT_FP16}};
+    struct S { int64_t n, c, dtype; bool weightedSmoothing; } shapes[] = {
+        {4096, 32000, XENT_FP32, false},  {4096, 32000, XENT_BF16, false}, {257, 131073, XENT_FP32, false},
+        {131073, 257, XENT_FP32, false},  {1, 262144, XENT_FP32, false},   {131073, 257, XENT_FP16, false},
+        {1046, 128256, XENT_BF16, false}, {4096, 32000, XENT_BF16, true},  {257, 131073, XENT_BF16, true}};
     for (const S& s : shapes) {
         TilingProblem p;
         p.n = s.n;
         p.c = s.c;
         p.dtype = s.dtype;
+        p.hasWeight = s.weightedSmoothing;
+        p.labelSmoothing = s.weightedSmoothing ? 0.1 : 0.0;
         const TilingResult r = ComputeTiling(p, PlatformOf(prof));
         XCHECK(r.ok);
-        std::printf("  %s N=%lld C=%lld dtype=%lld: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
-                    "blockDim=%lld per-core=%lld(+%lld) UB=%llu\n",
+        std::printf("  %s N=%lld C=%lld dtype=%lld%s: R=%lld TC=%lld rowTiles=%lld colTiles=%lld tiles=%lld "
+                    "blockDim=%lld per-core=%lld(+%lld) buffers=%lld work=%lld UB=%llu\n",
                     prof.name.c_str(), (long long)s.n, (long long)s.c, (long long)s.dtype,
+                    s.weightedSmoothing ? " weight+ls" : "",
                     (long long)r.data.tileRows, (long long)r.data.tileCols, (long long)r.data.rowTiles,
                     (long long)r.data.colTiles, (long long)r.data.totalTiles, (long long)r.data.blockDim,
-                    (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder,
-                    (unsigned long long)r.ubBytesUsed);
+                    (long long)r.data.tilesPerCore, (long long)r.data.tileRemainder, (long long)r.data.ioBuffers,
+                    (long long)r.data.workBufBytes, (unsigned long long)r.ubBytesUsed);
     }
 }
 

@@ -49,3 +49,12 @@ XTEST(matrix_column_split_3x20011) { RunMatrix(3, 20011, 300); }
 // whose rows are narrower than the full tiles' (337 of 416 columns: its rows
 // sit at their own 32-byte pitch in UB).
 XTEST(matrix_column_split_multi_row_62x2001) { RunMatrix(62, 2001, 400); }
+
+// One core, so fp16/bf16 row-packed tiles hold 75 rows of 400 columns: more than the
+// work area (pieces of 34 rows) and more than the 64 rows whose terms are held at once,
+// so a piece (rows 34-67) crosses the terms' chunk boundary.
+XTEST(matrix_row_packed_pieces_one_core_150x400) {
+    ascend_sim::set_cores(1);
+    RunMatrix(150, 400, 500);
+    ascend_sim::set_cores(0);
+}
