@@ -50,4 +50,5 @@
 // The advanced APIs (asc-devkit adv_api/kernel_api.h), built from the basic ones above.
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"
+#include "ascend_sim/adv/softmax.h"
 #include "utils/debug/asc_assert.h"

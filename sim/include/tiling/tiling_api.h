@@ -2,3 +2,4 @@
 // for the APIs the simulator models.
 #pragma once
 #include "ascend_sim/adv/activation_tiling.h"
+#include "ascend_sim/adv/softmax_tiling.h"

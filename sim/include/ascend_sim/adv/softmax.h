@@ -1,0 +1,217 @@
+// SoftMax over the last axis of ND rows (asc-devkit include/adv_api/activation/softmax.h;
+// dav_c220: impl/adv_api/detail/activation/softmax/membase/v220/softmax_impl.h ::
+// SoftMaxNDImpl, SingleSoftMaxImpl; membase/common/softmax_impl/
+// softmax_generic_nd_impl.h :: SoftMaxGenericNDImpl): per chunk of rows the max,
+// x - max, exp, the sum and the division, in float (half widened with Cast
+// CAST_NONE, narrowed with CAST_ROUND), with the PipeBarrier<PIPE_V>s between.
+#pragma once
+#include <cstdint>
+
+#include "../kernel_vec_ops.h"
+#include "softmax_steps.h"
+
+namespace AscendC {
+namespace sim_adv {
+namespace softmax {
+
+// float rows, float max/sum: computed in dst.
+inline void chunk(const LocalTensor<float>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
+                  const LocalTensor<float>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
+                  uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
+    reduce_rows<MaxKind>(max[o2], src[o1], work, p);
+    PipeBarrier<PIPE_V>();
+    sub_rows(dst[o1], src[o1], max[o2], p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(dst[o1], dst[o1], int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(sum[o2], dst[o1], work, p);
+    PipeBarrier<PIPE_V>();
+    div_rows(dst[o1], dst[o1], sum[o2], p.originalSrcM, t.srcK, t.reduceK);
+}
+
+// half rows, half max/sum: widened into work, max/sum kept in float there too.
+inline void chunk(const LocalTensor<half>& dst, const LocalTensor<half>& sum, const LocalTensor<half>& max,
+                  const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
+                  uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
+    const LocalTensor<float> x = work, rowv = work[t.splitSize], partials = work[t.splitSize + t.reduceSize];
+    Cast(x, src[o1], RoundMode::CAST_NONE, split);
+    PipeBarrier<PIPE_V>();
+    reduce_rows<MaxKind>(rowv, x, partials, p);
+    PipeBarrier<PIPE_V>();
+    Cast(max[o2], rowv, RoundMode::CAST_ROUND, reduce);
+    PipeBarrier<PIPE_V>();
+    sub_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(x, x, int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(rowv, x, partials, p);
+    PipeBarrier<PIPE_V>();
+    Cast(sum[o2], rowv, RoundMode::CAST_ROUND, reduce);
+    PipeBarrier<PIPE_V>();
+    div_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
+}
+
+// half rows, float max/sum: widened into work.
+inline void chunk(const LocalTensor<half>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
+                  const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
+                  uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
+    const LocalTensor<float> x = work, partials = work[t.splitSize];
+    Cast(x, src[o1], RoundMode::CAST_NONE, split);
+    PipeBarrier<PIPE_V>();
+    reduce_rows<MaxKind>(max[o2], x, partials, p);
+    PipeBarrier<PIPE_V>();
+    sub_rows(x, x, max[o2], p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(x, x, int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(sum[o2], x, partials, p);
+    PipeBarrier<PIPE_V>();
+    div_rows(x, x, sum[o2], p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
+}
+
+// Without max/sum outputs (SingleSoftMaxImpl): float keeps the row values in
+// work; with isReuseSource the exp goes to src.
+template <bool isReuseSource>
+void single_chunk(const LocalTensor<float>& dst, const LocalTensor<float>& src, const LocalTensor<float>& work,
+                  const SoftMaxTiling& t, uint32_t o, uint32_t split, const ReduceLastND& p) {
+    const LocalTensor<float> rowv = work, partials = work[t.reduceSize];
+    const LocalTensor<float>& e = isReuseSource ? src : dst;
+    reduce_rows<MaxKind>(rowv, src[o], partials, p);
+    PipeBarrier<PIPE_V>();
+    sub_rows(dst[o], src[o], rowv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(e[o], dst[o], int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(rowv, e[o], partials, p);
+    PipeBarrier<PIPE_V>();
+    div_rows(dst[o], e[o], rowv, p.originalSrcM, t.srcK, t.reduceK);
+}
+template <bool isReuseSource>
+void single_chunk(const LocalTensor<half>& dst, const LocalTensor<half>& src, const LocalTensor<float>& work,
+                  const SoftMaxTiling& t, uint32_t o, uint32_t split, const ReduceLastND& p) {
+    const LocalTensor<float> x = work, rowv = work[t.splitSize], partials = work[t.splitSize + t.reduceSize];
+    Cast(x, src[o], RoundMode::CAST_NONE, split);
+    PipeBarrier<PIPE_V>();
+    reduce_rows<MaxKind>(rowv, x, partials, p);
+    PipeBarrier<PIPE_V>();
+    sub_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(x, x, int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(rowv, x, partials, p);
+    PipeBarrier<PIPE_V>();
+    div_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Cast(dst[o], x, RoundMode::CAST_ROUND, split);
+}
+
+// The operands that must not share bytes: sharedTmpBuffer with every tensor,
+// the max/sum outputs with the rows (dst may be src).
+template <class T1, class T2>
+void check_operands(const char* api, const LocalTensor<T1>& dst, const LocalTensor<T2>* sum,
+                    const LocalTensor<T2>* max, const LocalTensor<T1>& src, const LocalTensor<uint8_t>& tmp,
+                    const SoftMaxShapeInfo& s, const SoftMaxTiling& t) {
+    const uint32_t rows = s.srcM * s.srcK, tmpBytes = tmp.GetSize();
+    check_disjoint(api, tmp, tmpBytes, "sharedTmpBuffer", src, rows, "srcTensor");
+    check_disjoint(api, tmp, tmpBytes, "sharedTmpBuffer", dst, rows, "dstTensor");
+    if (!sum) return;
+    const uint32_t rowv = s.srcM * t.reduceK;  // reduceK copies a row
+    check_count(api, rowv, *sum, "sumTensor");
+    check_count(api, rowv, *max, "maxTensor");
+    check_disjoint(api, tmp, tmpBytes, "sharedTmpBuffer", *sum, rowv, "sumTensor");
+    check_disjoint(api, tmp, tmpBytes, "sharedTmpBuffer", *max, rowv, "maxTensor");
+    check_disjoint(api, *sum, rowv, "sumTensor", *max, rowv, "maxTensor");
+    check_disjoint(api, *sum, rowv, "sumTensor", src, rows, "srcTensor");
+    check_disjoint(api, *max, rowv, "maxTensor", src, rows, "srcTensor");
+    check_disjoint(api, *sum, rowv, "sumTensor", dst, rows, "dstTensor");
+    check_disjoint(api, *max, rowv, "maxTensor", dst, rows, "dstTensor");
+}
+
+// The forms with max/sum outputs.
+template <class T1, class T2, bool isBasicBlock, const SoftmaxConfig& config>
+void with_outputs(const LocalTensor<T1>& dst, const LocalTensor<T2>& sum, const LocalTensor<T2>& max,
+                  const LocalTensor<T1>& src, const LocalTensor<uint8_t>& tmp, const SoftMaxTiling& tiling,
+                  const SoftMaxShapeInfo& s) {
+    constexpr const char* api = "SoftMax";
+    const LocalTensor<float> work = tmp.ReinterpretCast<float>();
+    const SoftMaxTiling t = prepare<T1, T2, isBasicBlock, config>(api, dst, src, work, tiling, s);
+    check_tmp(api, tmp, (ONE_BLK_SIZE / sizeof(T1) + s.srcK + kRep) * sizeof(float), "GetSoftMaxMinTmpSize");
+    check_operands(api, dst, &sum, &max, src, tmp, s, t);
+    check_chunk(api, work, chunk_floats(t, sizeof(T1) == 2, sizeof(T1) == 2 && sizeof(T2) == 2));
+    SetMaskNorm();
+    ResetMask();
+    PipeBarrier<PIPE_V>();
+    over_chunks(t, s.oriSrcK, [&](uint32_t o1, uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
+        chunk(dst, sum, max, src, work, t, o1, o2, split, reduce, p);
+    });
+}
+
+}  // namespace softmax
+}  // namespace sim_adv
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+             const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    static_assert(!isDataFormatNZ, "SoftMax: the NZ format is not modelled");
+    sim_adv::softmax::with_outputs<T, T, isBasicBlock, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                               sharedTmpBuffer, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    static_assert(!isDataFormatNZ, "SoftMax: the NZ format is not modelled");
+    sim_adv::softmax::with_outputs<half, float, isBasicBlock, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                                      sharedTmpBuffer, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    namespace sm = sim_adv::softmax;
+    constexpr const char* api = "SoftMax";
+    const LocalTensor<float> work = sharedTmpBuffer.ReinterpretCast<float>();
+    const SoftMaxTiling t =
+        sm::prepare<T, float, isBasicBlock, config>(api, dstTensor, srcTensor, work, tiling, softmaxShapeInfo);
+    sim_adv::check_tmp(api, sharedTmpBuffer,
+                       (ONE_BLK_SIZE / sizeof(T) + softmaxShapeInfo.srcK + sm::kRep) * sizeof(float),
+                       "GetSoftMaxMinTmpSize");
+    sm::check_operands<T, float>(api, dstTensor, nullptr, nullptr, srcTensor, sharedTmpBuffer, softmaxShapeInfo, t);
+    sm::check_chunk(api, work, sm::chunk_floats(t, sizeof(T) == 2, true));
+    SetMaskNorm();
+    ResetMask();
+    PipeBarrier<PIPE_V>();
+    sm::over_chunks(t, softmaxShapeInfo.oriSrcK,
+                    [&](uint32_t o1, uint32_t, uint32_t split, uint32_t, const sm::ReduceLastND& p) {
+                        sm::single_chunk<isReuseSource>(dstTensor, srcTensor, work, t, o1, split, p);
+                    });
+}
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
+             const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
+    ASCEND_SIM_NEEDS_TMP("SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<half>&, const LocalTensor<float>&, const LocalTensor<float>&,
+             const LocalTensor<half>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
+    ASCEND_SIM_NEEDS_TMP("SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
+    ASCEND_SIM_NEEDS_TMP("SoftMax");
+}
+
+}  // namespace AscendC
