@@ -51,4 +51,5 @@
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"
 #include "ascend_sim/adv/softmax.h"
+#include "ascend_sim/adv/simple_softmax.h"
 #include "utils/debug/asc_assert.h"

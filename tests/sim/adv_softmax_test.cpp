@@ -98,6 +98,68 @@ void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::
 }
 }  // namespace
 
+namespace {
+// SimpleSoftMax on m x k with max and sum given (rounded to T2, reduceK copies
+// a row), in both sync modes, against exp(x - max) / sum in float64.
+template <class T1, class T2>
+void check_simple(uint32_t m, uint32_t k, uint32_t tmpBytes) {
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(TensorShape({int64_t(m), int64_t(k)}), sizeof(T2), tmpBytes, tiling);
+    auto x = [](uint32_t r, uint32_t c) { return double(float(T1(input(r, c)))); };
+    std::vector<double> mx(m, -1e300), sm(m, 0);
+    for (uint32_t r = 0; r < m; ++r) {
+        for (uint32_t c = 0; c < k; ++c) mx[r] = std::fmax(mx[r], x(r, c));
+        for (uint32_t c = 0; c < k; ++c) sm[r] += std::exp(x(r, c) - mx[r]);
+        sm[r] = double(float(T2(float(sm[r]))));
+    }
+    const uint32_t copies = 32 / sizeof(T2);
+    for (int autoSync : {1, 0}) {
+        const sim_test::AutoSync mode(autoSync);
+        one([&] {
+            Operands<T1, T2> o(m, k, tmpBytes);
+            for (uint32_t r = 0; r < m; ++r)
+                for (uint32_t j = 0; j < copies; ++j) {
+                    o.max.SetValue(r * copies + j, T2(float(mx[r])));
+                    o.sum.SetValue(r * copies + j, T2(float(sm[r])));
+                }
+            sync<HardEvent::S_V>();
+            SimpleSoftMax<T1>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, {m, k, m, k});
+            sync<HardEvent::V_S>();
+            for (uint32_t r = 0; r < m; ++r)
+                for (uint32_t c = 0; c < k; ++c) {
+                    const double ref = std::exp(x(r, c) - mx[r]) / sm[r];
+                    XCHECK_NEAR(double(float(o.dst.GetValue(r * k + c))), ref, tol<T1>(ref));
+                }
+        });
+    }
+}
+}  // namespace
+
+XTEST(simple_softmax_with_given_max_and_sum) {
+    check_simple<float, float>(20, 32, 2048);    // one pass over all rows, no tmp used
+    check_simple<float, float>(6, 200, 2048);    // rows past 192
+    check_simple<half, half>(4, 64, 2048);       // a chunk of 3 rows, a tail of 1
+    check_simple<half, float>(7, 48, 2048);      // a chunk of 4 rows, a tail of 3
+}
+
+XTEST(simple_softmax_half_chunks_race_without_auto_sync) {
+    // dav_c220 puts no PipeBarrier<PIPE_V> between two full half chunks: the
+    // next chunk's widening Cast overwrites what the last one's narrowing Cast reads.
+    const sim_test::AutoSync strict(0);
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(TensorShape({6, 64}), 2, 2048, tiling);
+    XCHECK_EQ(tiling.rangeM, 2u);
+    XCHECK_THROWS_WITH(one([&] {
+                           Operands<half, half> o(6, 64, 2048);
+                           sync<HardEvent::S_V>();
+                           Duplicate(o.max, half(0), 6 * 16);
+                           Duplicate(o.sum, half(1), 6 * 16);
+                           PipeBarrier<PIPE_V>();
+                           SimpleSoftMax<half>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, {6, 64, 6, 64});
+                       }),
+                       "WAR on UB", "PIPE_V Cast", "writes bytes read by PIPE_V Cast");
+}
+
 XTEST(softmax_float_over_each_row_length_path) {
     check_softmax<float, float>(16, 32, 16 * 1024);   // rows < 64
     check_softmax<float, float>(16, 96, 16 * 1024);   // [64, 128) with a partial repeat

@@ -54,12 +54,12 @@ inline SoftMaxTiling retile(const char* api, uint32_t workFloats, const SoftMaxS
 template <class T1, class T2, bool isBasicBlock, const SoftmaxConfig& config>
 SoftMaxTiling prepare(const char* api, const LocalTensor<T1>& dst, const LocalTensor<T1>& src,
                       const LocalTensor<float>& work, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& s) {
-    static_assert(std::is_same_v<T1, half> || std::is_same_v<T1, float>, "SoftMax: A2/A3 support half and float");
+    static_assert(std::is_same_v<T1, half> || std::is_same_v<T1, float>, "SoftMax/SimpleSoftMax: A2/A3 support half and float");
     static_assert(std::is_same_v<T2, half> || std::is_same_v<T2, float>,
-                  "SoftMax: A2/A3 support half and float sum/max tensors");
-    static_assert(!isBasicBlock, "SoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
+                  "SoftMax/SimpleSoftMax: A2/A3 support half and float sum/max tensors");
+    static_assert(!isBasicBlock, "SoftMax/SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
     static_assert(config.oriSrcM == 0 && config.oriSrcK == 0,
-                  "SoftMax: a SoftmaxConfig with a constant shape is not modelled; use SOFTMAX_DEFAULT_CFG");
+                  "SoftMax/SimpleSoftMax: a SoftmaxConfig with a constant shape is not modelled; use SOFTMAX_DEFAULT_CFG");
     if (s.srcM == 0 || s.srcK == 0)
         d::fail(api, "no shape", "softmaxShapeInfo is empty; the simulator's tensors carry no ShapeInfo to take it from");
     if (s.srcK * sizeof(T1) % ONE_BLK_SIZE != 0)
