@@ -52,4 +52,5 @@
 #include "ascend_sim/adv/activation_gelu.h"
 #include "ascend_sim/adv/softmax.h"
 #include "ascend_sim/adv/simple_softmax.h"
+#include "ascend_sim/adv/logsoftmax.h"
 #include "utils/debug/asc_assert.h"

@@ -4,7 +4,8 @@
 // than repeats, >= 512, partial last repeats, rows past the 192 below which
 // Sub/Div walk columns), tmp sizes that split the rows into chunks with a tail;
 // the host tiling against the sizes softmax_tiling.cpp computes; undersized
-// tmp buffers, a tiling beyond its tmp, overlaps reported.
+// tmp buffers, a tiling beyond its tmp, overlaps reported; SimpleSoftMax with
+// given max/sum; LogSoftMax (log10, LogSoftMax.md).
 // Tolerances: max exact (a max of the inputs); float results relative 2e-6 plus
 // 1e-9 absolute (Exp and Div each a few ulp, sums of <= 1024 terms of <= 1);
 // half results relative 1e-3 (computed in float, rounded once to 11 bits) plus
@@ -57,11 +58,11 @@ struct Operands {
 
 // SoftMax on m x k with tmpBytes of tmp (the tiling made for tilingM rows),
 // in both sync modes; dst, and with outputs max and sum, against float64.
-enum class Form { outputs, plain, reuse };
+enum class Form { outputs, plain, reuse, log };
 
 template <class T1, class T2>
 void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::outputs, uint32_t tilingM = 0) {
-    const bool outputs = form == Form::outputs;
+    const bool outputs = form == Form::outputs || form == Form::log;
     SoftMaxTiling tiling;
     SoftMaxTilingFunc(TensorShape({int64_t(tilingM ? tilingM : m), int64_t(k)}), sizeof(T2), tmpBytes, tiling);
     for (int autoSync : {1, 0}) {
@@ -70,7 +71,10 @@ void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::
             Operands<T1, T2> o(m, k, tmpBytes);
             const SoftMaxShapeInfo shape{m, k, m, k};
             sync<HardEvent::S_V>();
-            if (outputs)
+            if (form == Form::log) {
+                if constexpr (std::is_same_v<T1, T2>)  // LogSoftMax has max/sum of T only
+                    LogSoftMax<T1>(o.dst, o.sum, o.max, o.src, o.tmp, LogSoftMaxTiling{}, shape);
+            } else if (outputs)
                 SoftMax<T1>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, shape);
             else if (form == Form::plain)
                 SoftMax<T1>(o.dst, o.src, o.tmp, tiling, shape);
@@ -85,8 +89,12 @@ void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::
                 for (uint32_t c = 0; c < k; ++c) mx = std::fmax(mx, x(r, c));
                 for (uint32_t c = 0; c < k; ++c) s += std::exp(x(r, c) - mx);
                 for (uint32_t c = 0; c < k; ++c) {
-                    const double ref = std::exp(x(r, c) - mx) / s;
-                    XCHECK_NEAR(double(float(o.dst.GetValue(r * k + c))), ref, tol<T1>(ref));
+                    const double p = std::exp(x(r, c) - mx) / s;
+                    // LogSoftMax.md: np.log10 of the softmax; its error is the
+                    // softmax's relative one over ln 10, plus Ln's own.
+                    const double ref = form == Form::log ? std::log10(p) : p;
+                    const double err = form == Form::log ? tol<T1>(1.0) + tol<T1>(ref) : tol<T1>(ref);
+                    XCHECK_NEAR(double(float(o.dst.GetValue(r * k + c))), ref, err);
                 }
                 for (uint32_t j = 0; j < copies; ++j) {
                     XCHECK_EQ(double(float(o.max.GetValue(r * copies + j))), mx);
@@ -188,6 +196,18 @@ XTEST(softmax_without_outputs_and_reusing_source) {
     check_softmax<float, float>(16, 96, 16 * 1024, Form::plain);
     check_softmax<half, float>(16, 96, 32 * 1024, Form::plain);
     check_softmax<float, float>(20, 200, 16 * 1024, Form::reuse);  // the exp kept in src
+}
+
+XTEST(logsoftmax_splits_rows_by_its_tmp) {
+    check_softmax<float, float>(16, 32, 16 * 1024, Form::log);
+    check_softmax<float, float>(11, 32, 2048, Form::log);   // 4 rows a chunk, a tail of 3
+    check_softmax<float, float>(4, 200, 8 * 1024, Form::log);  // rows past 192: Ln row by row
+    check_softmax<half, half>(12, 64, 4096, Form::log);
+    XCHECK_EQ(GetLogSoftMaxMinTmpSize(TensorShape({128, 128}), 4, false), (8u + 128 + 64) * 4);
+    XCHECK_EQ(GetLogSoftMaxMaxTmpSize(TensorShape({128, 128}), 4, false), 128u * (8 + 128 + 64) * 4);
+    LogSoftMaxTiling t;
+    LogSoftMaxTilingFunc(TensorShape({20, 32}), 4, 8 * 1024, t);
+    XCHECK_EQ(t.splitM, 16u), XCHECK_EQ(t.tailM, 4u);
 }
 
 XTEST(softmax_recomputes_a_tiling_made_for_another_shape) {

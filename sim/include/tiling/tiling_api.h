@@ -3,3 +3,4 @@
 #pragma once
 #include "ascend_sim/adv/activation_tiling.h"
 #include "ascend_sim/adv/softmax_tiling.h"
+#include "ascend_sim/adv/logsoftmax_tiling.h"

@@ -13,9 +13,46 @@
 namespace AscendC {
 namespace sim_adv {
 namespace softmax {
+// x = log10(x) over m rows of srcK, in place (GenericLogNDImpl: Ln, then Muls by
+// 1 / ln 10, a barrier after each; below 192 a column block at a time).
+inline void log10_rows(const LocalTensor<float>& x, uint32_t m, uint32_t srcK) {
+    constexpr float invLn10 = 0.4342944819f;
+    SetMaskCount();
+    if (srcK < kSubDivRow) {
+        const uint8_t blocks = uint8_t(srcK / kBlk);
+        const UnaryRepeatParams rp(blocks, blocks, uint8_t(srcK), uint8_t(srcK));
+        SetVectorMask<float>(0, m * kBlk);
+        for (uint8_t j = 0; j < blocks; ++j) {
+            Ln<float, false>(x[j * kBlk], x[j * kBlk], MASK_PLACEHOLDER, 1, rp);
+            PipeBarrier<PIPE_V>();
+            Muls<float, false>(x[j * kBlk], x[j * kBlk], invLn10, MASK_PLACEHOLDER, 1, rp);
+            PipeBarrier<PIPE_V>();
+        }
+    } else {
+        const UnaryRepeatParams rp;
+        SetVectorMask<float>(0, srcK);
+        for (uint32_t j = 0; j < m; ++j) {
+            Ln<float, false>(x[j * srcK], x[j * srcK], MASK_PLACEHOLDER, 1, rp);
+            PipeBarrier<PIPE_V>();
+            // dav_c220 passes mask 1 and repeatTime 0 here; Counter mode ignores both.
+            Muls<float, false>(x[j * srcK], x[j * srcK], invLn10, 1, 0, rp);
+            PipeBarrier<PIPE_V>();
+        }
+    }
+    SetMaskNorm();
+    ResetMask();
+}
+}  // namespace softmax
+}  // namespace sim_adv
+}  // namespace AscendC
 
-// float rows, float max/sum: computed in dst.
-inline void chunk(const LocalTensor<float>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
+namespace AscendC {
+namespace sim_adv {
+namespace softmax {
+
+// float rows, float max/sum: computed in dst; LogSoftMax ends with log10.
+template <bool log = false>
+void chunk(const LocalTensor<float>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
                   const LocalTensor<float>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
                   uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
     reduce_rows<MaxKind>(max[o2], src[o1], work, p);
@@ -27,10 +64,15 @@ inline void chunk(const LocalTensor<float>& dst, const LocalTensor<float>& sum, 
     reduce_rows<SumKind>(sum[o2], dst[o1], work, p);
     PipeBarrier<PIPE_V>();
     div_rows(dst[o1], dst[o1], sum[o2], p.originalSrcM, t.srcK, t.reduceK);
+    if constexpr (log) {
+        PipeBarrier<PIPE_V>();
+        log10_rows(dst[o1], p.originalSrcM, t.srcK);
+    }
 }
 
 // half rows, half max/sum: widened into work, max/sum kept in float there too.
-inline void chunk(const LocalTensor<half>& dst, const LocalTensor<half>& sum, const LocalTensor<half>& max,
+template <bool log = false>
+void chunk(const LocalTensor<half>& dst, const LocalTensor<half>& sum, const LocalTensor<half>& max,
                   const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
                   uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
     const LocalTensor<float> x = work, rowv = work[t.splitSize], partials = work[t.splitSize + t.reduceSize];
@@ -50,6 +92,7 @@ inline void chunk(const LocalTensor<half>& dst, const LocalTensor<half>& sum, co
     PipeBarrier<PIPE_V>();
     div_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
     PipeBarrier<PIPE_V>();
+    if constexpr (log) log10_rows(x, p.originalSrcM, t.srcK);
     Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
 }
 

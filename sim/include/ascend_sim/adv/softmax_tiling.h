@@ -36,37 +36,31 @@ inline uint32_t row_floats(uint32_t k, uint32_t typeSize) { return kBlock / type
 }  // namespace softmax_host
 }  // namespace sim_adv
 
-inline uint32_t GetSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
-                                     const bool isReuseSource) {
-    (void)isReuseSource;
-    const auto s = sim_adv::softmax_host::rows_cols("GetSoftMaxMaxTmpSize", srcShape, dataTypeSize);
-    return s.m * sim_adv::softmax_host::row_floats(s.k, dataTypeSize) * uint32_t(sizeof(float));
+namespace sim_adv {
+namespace softmax_host {
+// All rows at once.
+inline uint32_t max_tmp(const char* api, const TensorShape& shape, uint32_t typeSize) {
+    const auto s = rows_cols(api, shape, typeSize);
+    return s.m * row_floats(s.k, typeSize) * uint32_t(sizeof(float));
 }
-
 // One row at a time.
-inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
-                                     const bool isReuseSource) {
-    (void)isReuseSource;
-    const auto s = sim_adv::softmax_host::rows_cols("GetSoftMaxMinTmpSize", srcShape, dataTypeSize);
-    return sim_adv::softmax_host::row_floats(s.k, dataTypeSize) * uint32_t(sizeof(float));
+inline uint32_t min_tmp(const char* api, const TensorShape& shape, uint32_t typeSize) {
+    return row_floats(rows_cols(api, shape, typeSize).k, typeSize) * uint32_t(sizeof(float));
 }
-
 // The rows the workspace holds (a multiple of 8 when it is not all of them),
 // for a basic-block shape (rows % 8 == 0, last axis % 64 == 0) a divisor of
 // the rows in multiples of 8 with fewer than 64 x 256 elements a chunk.
-inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
-                              const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxTiling) {
-    namespace h = sim_adv::softmax_host;
-    const auto s = h::rows_cols("SoftMaxTilingFunc", srcShape, dataTypeSize);
-    const uint32_t perBlock = h::kBlock / dataTypeSize;
-    uint32_t baseM = std::min(localWorkSpaceSize / uint32_t(sizeof(float)) / h::row_floats(s.k, dataTypeSize), s.m);
+inline void split(const char* api, const TensorShape& shape, uint32_t typeSize, uint32_t workBytes,
+                  SoftMaxTiling& t) {
+    const auto s = rows_cols(api, shape, typeSize);
+    const uint32_t perBlock = kBlock / typeSize;
+    uint32_t baseM = std::min(workBytes / uint32_t(sizeof(float)) / row_floats(s.k, typeSize), s.m);
     if (baseM < s.m && baseM > 8) baseM = baseM / 8 * 8;
     if (baseM > 8 && s.m % 8 == 0 && s.k % 64 == 0) {
         baseM = baseM / 8 * 8;
         while (s.m % baseM != 0) baseM -= 8;
         while (baseM * s.k >= 64 * 256) baseM /= 2;
     }
-    SoftMaxTiling& t = softmaxTiling;
     t.srcM = s.m;
     t.srcK = s.k;
     t.srcSize = s.m * s.k;
@@ -84,6 +78,19 @@ inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTy
     t.tailM = tail;
     t.tailSplitSize = tail * s.k;
     t.tailReduceSize = tail * perBlock;
+}
+}  // namespace softmax_host
+}  // namespace sim_adv
+
+inline uint32_t GetSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool) {
+    return sim_adv::softmax_host::max_tmp("GetSoftMaxMaxTmpSize", srcShape, dataTypeSize);
+}
+inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool) {
+    return sim_adv::softmax_host::min_tmp("GetSoftMaxMinTmpSize", srcShape, dataTypeSize);
+}
+inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxTiling) {
+    sim_adv::softmax_host::split("SoftMaxTilingFunc", srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 }  // namespace AscendC

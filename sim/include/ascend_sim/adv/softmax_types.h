@@ -1,7 +1,8 @@
-// The SoftMax family's shared types: the tiling struct the host fills and the
+// The SoftMax family's shared types: the tiling structs the host fills and the
 // kernel receives (asc-devkit include/adv_api/activation/softmax_tilingdata.h,
-// generated into AscendC::tiling and exported at file scope), and the kernel
-// side's SoftmaxConfig / SoftMaxShapeInfo (include/adv_api/activation/softmax_utils.h).
+// logsoftmax_tilingdata.h; generated into AscendC::tiling, exported at file
+// scope), and the kernel side's SoftmaxConfig / SoftMaxShapeInfo
+// (include/adv_api/activation/softmax_utils.h).
 #pragma once
 #include <cstdint>
 
@@ -25,7 +26,10 @@ struct SoftMaxTiling {
     uint32_t tailSplitSize = 0;
     uint32_t tailReduceSize = 0;
 };
+// LogSoftMax's: the same fields (logsoftmax_tilingdata.h).
+struct LogSoftMaxTiling : SoftMaxTiling {};
 }  // namespace tiling
+using tiling::LogSoftMaxTiling;
 using tiling::SoftMaxTiling;
 
 enum class SoftmaxMode {
@@ -56,4 +60,5 @@ struct SoftMaxShapeInfo {
 };
 }  // namespace AscendC
 
+using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::SoftMaxTiling;
