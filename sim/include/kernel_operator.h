@@ -53,4 +53,5 @@
 #include "ascend_sim/adv/softmax.h"
 #include "ascend_sim/adv/simple_softmax.h"
 #include "ascend_sim/adv/logsoftmax.h"
+#include "ascend_sim/adv/reduce_sum.h"
 #include "utils/debug/asc_assert.h"

@@ -4,3 +4,4 @@
 #include "ascend_sim/adv/activation_tiling.h"
 #include "ascend_sim/adv/softmax_tiling.h"
 #include "ascend_sim/adv/logsoftmax_tiling.h"
+#include "ascend_sim/adv/reduce_sum_tiling.h"
