@@ -70,7 +70,8 @@ XTEST(sum_tmp_size_and_bad_arguments) {
                            src.SetSize(1000), tmp.SetSize(32);
                            Sum(dst, src, tmp, SumParams{1, 1000, 1000});
                        }),
-                       "Sum (block 0): sharedTmpBuffer holds 32 B, less than the 64 B minimum GetSumMaxMinTmpSize gives");
+                       "Sum (block 0): sharedTmpBuffer holds 32 B, less than the 64 B minimum "
+                       "GetSumMaxMinTmpSize gives");
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto src = c.get<float>(), dst = c.get<float>()[512];

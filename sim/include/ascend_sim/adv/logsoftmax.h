@@ -21,12 +21,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, cons
     namespace sm = sim_adv::softmax;
     constexpr const char* api = "LogSoftMax";
     const SoftMaxShapeInfo& s = softmaxShapeInfo;
-    if (s.srcM == 0 || s.srcK == 0)
-        ascend_sim::detail::fail(api, "no shape",
-                                 "softmaxShapeInfo is empty; the simulator's tensors carry no ShapeInfo to take it from");
-    if (s.srcK * sizeof(T) % ONE_BLK_SIZE != 0)
-        ascend_sim::detail::fail(api, "last axis not 32 B aligned",
-                                 "softmaxShapeInfo.srcK %u is not a whole number of 32 B blocks", s.srcK);
+    sm::check_shape_info(api, s, sizeof(T));
     const LocalTensor<float> work = sharedTmpBuffer.ReinterpretCast<float>();
     const SoftMaxTiling t = sm::retile(api, work.GetSize(), {s.srcM, s.srcK, s.oriSrcM, s.srcK}, sizeof(T), sizeof(T));
     sim_adv::check_tmp(api, sharedTmpBuffer, (ONE_BLK_SIZE / sizeof(T) + s.srcK + sm::kRep) * sizeof(float),
@@ -35,9 +30,10 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, cons
     SetMaskNorm();
     ResetMask();
     PipeBarrier<PIPE_V>();
-    sm::over_chunks(t, s.oriSrcK, [&](uint32_t o1, uint32_t o2, uint32_t split, uint32_t reduce, const sm::ReduceLastND& p) {
-        sm::chunk<true>(dst, sumTensor, maxTensor, src, work, t, o1, o2, split, reduce, p);
-    });
+    sm::over_chunks(t, s.oriSrcK,
+                    [&](uint32_t o1, uint32_t o2, uint32_t split, uint32_t reduce, const sm::ReduceLastND& p) {
+                        sm::chunk<true>(dst, sumTensor, maxTensor, src, work, t, o1, o2, split, reduce, p);
+                    });
 }
 
 }  // namespace AscendC

@@ -50,106 +50,93 @@ namespace AscendC {
 namespace sim_adv {
 namespace softmax {
 
+// The float steps every chunk takes: the row max, out = in - max, e = exp(out),
+// the row sum, out = e / sum; `narrowMax` / `narrowSum` run after each
+// reduction (the half max/sum outputs).
+template <class NarrowMax, class NarrowSum>
+void float_steps(const LocalTensor<float>& out, const LocalTensor<float>& in, const LocalTensor<float>& e,
+                 const LocalTensor<float>& maxv, const LocalTensor<float>& sumv, const LocalTensor<float>& partials,
+                 const SoftMaxTiling& t, uint32_t split, const ReduceLastND& p, NarrowMax narrowMax,
+                 NarrowSum narrowSum) {
+    reduce_rows<MaxKind>(maxv, in, partials, p);
+    PipeBarrier<PIPE_V>();
+    narrowMax();
+    sub_rows(out, in, maxv, p.originalSrcM, t.srcK, t.reduceK);
+    PipeBarrier<PIPE_V>();
+    Exp(e, out, int32_t(split));
+    PipeBarrier<PIPE_V>();
+    reduce_rows<SumKind>(sumv, e, partials, p);
+    PipeBarrier<PIPE_V>();
+    narrowSum();
+    div_rows(out, e, sumv, p.originalSrcM, t.srcK, t.reduceK);
+}
+inline void nothing() {}
+
+// half rows widened into work[0, splitSize) before the steps, narrowed after
+// (LogSoftMax takes log10 first).
+template <bool log, class Steps>
+void widened(const LocalTensor<half>& dst, const LocalTensor<half>& src, const LocalTensor<float>& x, uint32_t o1,
+             uint32_t split, const SoftMaxTiling& t, const ReduceLastND& p, Steps steps) {
+    Cast(x, src[o1], RoundMode::CAST_NONE, split);
+    PipeBarrier<PIPE_V>();
+    steps();
+    PipeBarrier<PIPE_V>();
+    if constexpr (log) log10_rows(x, p.originalSrcM, t.srcK);
+    Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
+}
+
 // float rows, float max/sum: computed in dst; LogSoftMax ends with log10.
 template <bool log = false>
 void chunk(const LocalTensor<float>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
-                  const LocalTensor<float>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
-                  uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
-    reduce_rows<MaxKind>(max[o2], src[o1], work, p);
-    PipeBarrier<PIPE_V>();
-    sub_rows(dst[o1], src[o1], max[o2], p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Exp(dst[o1], dst[o1], int32_t(split));
-    PipeBarrier<PIPE_V>();
-    reduce_rows<SumKind>(sum[o2], dst[o1], work, p);
-    PipeBarrier<PIPE_V>();
-    div_rows(dst[o1], dst[o1], sum[o2], p.originalSrcM, t.srcK, t.reduceK);
+           const LocalTensor<float>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
+           uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
+    float_steps(dst[o1], src[o1], dst[o1], max[o2], sum[o2], work, t, split, p, nothing, nothing);
     if constexpr (log) {
         PipeBarrier<PIPE_V>();
         log10_rows(dst[o1], p.originalSrcM, t.srcK);
     }
 }
 
-// half rows, half max/sum: widened into work, max/sum kept in float there too.
+// half rows, half max/sum: the max/sum kept in float in work, then narrowed.
 template <bool log = false>
 void chunk(const LocalTensor<half>& dst, const LocalTensor<half>& sum, const LocalTensor<half>& max,
-                  const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
-                  uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
+           const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
+           uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
     const LocalTensor<float> x = work, rowv = work[t.splitSize], partials = work[t.splitSize + t.reduceSize];
-    Cast(x, src[o1], RoundMode::CAST_NONE, split);
-    PipeBarrier<PIPE_V>();
-    reduce_rows<MaxKind>(rowv, x, partials, p);
-    PipeBarrier<PIPE_V>();
-    Cast(max[o2], rowv, RoundMode::CAST_ROUND, reduce);
-    PipeBarrier<PIPE_V>();
-    sub_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Exp(x, x, int32_t(split));
-    PipeBarrier<PIPE_V>();
-    reduce_rows<SumKind>(rowv, x, partials, p);
-    PipeBarrier<PIPE_V>();
-    Cast(sum[o2], rowv, RoundMode::CAST_ROUND, reduce);
-    PipeBarrier<PIPE_V>();
-    div_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    if constexpr (log) log10_rows(x, p.originalSrcM, t.srcK);
-    Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
+    auto narrow = [&](const LocalTensor<half>& out) {
+        return [&, out] {
+            Cast(out, rowv, RoundMode::CAST_ROUND, reduce);
+            PipeBarrier<PIPE_V>();
+        };
+    };
+    widened<log>(dst, src, x, o1, split, t, p,
+                 [&] { float_steps(x, x, x, rowv, rowv, partials, t, split, p, narrow(max[o2]), narrow(sum[o2])); });
 }
 
-// half rows, float max/sum: widened into work.
+// half rows, float max/sum.
 inline void chunk(const LocalTensor<half>& dst, const LocalTensor<float>& sum, const LocalTensor<float>& max,
                   const LocalTensor<half>& src, const LocalTensor<float>& work, const SoftMaxTiling& t, uint32_t o1,
                   uint32_t o2, uint32_t split, uint32_t, const ReduceLastND& p) {
     const LocalTensor<float> x = work, partials = work[t.splitSize];
-    Cast(x, src[o1], RoundMode::CAST_NONE, split);
-    PipeBarrier<PIPE_V>();
-    reduce_rows<MaxKind>(max[o2], x, partials, p);
-    PipeBarrier<PIPE_V>();
-    sub_rows(x, x, max[o2], p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Exp(x, x, int32_t(split));
-    PipeBarrier<PIPE_V>();
-    reduce_rows<SumKind>(sum[o2], x, partials, p);
-    PipeBarrier<PIPE_V>();
-    div_rows(x, x, sum[o2], p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Cast(dst[o1], x, RoundMode::CAST_ROUND, split);
+    widened<false>(dst, src, x, o1, split, t, p,
+                   [&] { float_steps(x, x, x, max[o2], sum[o2], partials, t, split, p, nothing, nothing); });
 }
 
-// Without max/sum outputs (SingleSoftMaxImpl): float keeps the row values in
-// work; with isReuseSource the exp goes to src.
+// Without max/sum outputs (SingleSoftMaxImpl): the row values in work; float
+// with isReuseSource keeps the exp in src.
 template <bool isReuseSource>
 void single_chunk(const LocalTensor<float>& dst, const LocalTensor<float>& src, const LocalTensor<float>& work,
                   const SoftMaxTiling& t, uint32_t o, uint32_t split, const ReduceLastND& p) {
     const LocalTensor<float> rowv = work, partials = work[t.reduceSize];
     const LocalTensor<float>& e = isReuseSource ? src : dst;
-    reduce_rows<MaxKind>(rowv, src[o], partials, p);
-    PipeBarrier<PIPE_V>();
-    sub_rows(dst[o], src[o], rowv, p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Exp(e[o], dst[o], int32_t(split));
-    PipeBarrier<PIPE_V>();
-    reduce_rows<SumKind>(rowv, e[o], partials, p);
-    PipeBarrier<PIPE_V>();
-    div_rows(dst[o], e[o], rowv, p.originalSrcM, t.srcK, t.reduceK);
+    float_steps(dst[o], src[o], e[o], rowv, rowv, partials, t, split, p, nothing, nothing);
 }
 template <bool isReuseSource>
 void single_chunk(const LocalTensor<half>& dst, const LocalTensor<half>& src, const LocalTensor<float>& work,
                   const SoftMaxTiling& t, uint32_t o, uint32_t split, const ReduceLastND& p) {
     const LocalTensor<float> x = work, rowv = work[t.splitSize], partials = work[t.splitSize + t.reduceSize];
-    Cast(x, src[o], RoundMode::CAST_NONE, split);
-    PipeBarrier<PIPE_V>();
-    reduce_rows<MaxKind>(rowv, x, partials, p);
-    PipeBarrier<PIPE_V>();
-    sub_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Exp(x, x, int32_t(split));
-    PipeBarrier<PIPE_V>();
-    reduce_rows<SumKind>(rowv, x, partials, p);
-    PipeBarrier<PIPE_V>();
-    div_rows(x, x, rowv, p.originalSrcM, t.srcK, t.reduceK);
-    PipeBarrier<PIPE_V>();
-    Cast(dst[o], x, RoundMode::CAST_ROUND, split);
+    widened<false>(dst, src, x, o, split, t, p,
+                   [&] { float_steps(x, x, x, rowv, rowv, partials, t, split, p, nothing, nothing); });
 }
 
 // The operands that must not share bytes: sharedTmpBuffer with every tensor,

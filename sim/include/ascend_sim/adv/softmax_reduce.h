@@ -94,7 +94,8 @@ void short_rows(const LocalTensor<float>& dst, const LocalTensor<float>& src, co
     const uint32_t full = p.srcM / kMaxRep, tail = p.srcM % kMaxRep;
     const int32_t srcRep = int32_t(p.srcK / kBlk);
     for (uint32_t i = 0; i < full; ++i)
-        K::template whole<true>(dst[i * kMaxRep], src[firstRepeat * kRep + i * kMaxRep * p.srcK], mask, kMaxRep, srcRep);
+        K::template whole<true>(dst[i * kMaxRep], src[firstRepeat * kRep + i * kMaxRep * p.srcK], mask, kMaxRep,
+                                srcRep);
     if (tail != 0)
         K::template whole<true>(dst[full * kMaxRep], src[firstRepeat * kRep + full * kMaxRep * p.srcK], mask,
                                 int32_t(tail), srcRep);

@@ -30,40 +30,38 @@ inline SoftMaxTiling retile(const char* api, uint32_t workFloats, const SoftMaxS
     m = m < s.srcM ? m : s.srcM;
     if (m < s.oriSrcM && m > kBlk) m = m / kBlk * kBlk;
     m = m < s.oriSrcM ? m : s.oriSrcM;
-    if (m == 0) d::fail(api, "sharedTmpBuffer below the minimum", "sharedTmpBuffer holds %u floats, not one row", workFloats);
+    if (m == 0)
+        d::fail(api, "sharedTmpBuffer below the minimum", "sharedTmpBuffer holds %u floats, not one row", workFloats);
     SoftMaxTiling t;
-    t.srcM = s.srcM;
-    t.srcK = s.srcK;
-    t.srcSize = s.srcM * s.srcK;
-    t.outMaxM = s.srcM;
-    t.outMaxK = perBlock;
-    t.outMaxSize = s.srcM * perBlock;
-    t.reduceM = t.splitM = m;
-    t.reduceK = perBlock;
-    t.reduceSize = m * perBlock;
-    t.splitK = s.srcK;
-    t.splitSize = m * s.srcK;
-    t.rangeM = s.oriSrcM / m;
-    t.tailM = s.oriSrcM % m;
-    t.tailSplitSize = t.tailM * s.srcK;
-    t.tailReduceSize = t.tailM * perBlock;
+    set_split(t, s.srcM, s.srcK, perBlock, m, s.oriSrcM);
     return t;
+}
+
+// A shape must be given (the simulator's tensors carry no ShapeInfo to take it
+// from), its last axis whole 32 B blocks.
+inline void check_shape_info(const char* api, const SoftMaxShapeInfo& s, uint32_t typeSize) {
+    if (s.srcM == 0 || s.srcK == 0)
+        d::fail(api, "no shape",
+                "softmaxShapeInfo is empty; the simulator's tensors carry no ShapeInfo to take it from");
+    if (s.srcK * typeSize % ONE_BLK_SIZE != 0)
+        d::fail(api, "last axis not 32 B aligned", "softmaxShapeInfo.srcK %u is not a whole number of 32 B blocks",
+                s.srcK);
 }
 
 // The checks every form makes, and the tiling it runs with.
 template <class T1, class T2, bool isBasicBlock, const SoftmaxConfig& config>
 SoftMaxTiling prepare(const char* api, const LocalTensor<T1>& dst, const LocalTensor<T1>& src,
                       const LocalTensor<float>& work, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& s) {
-    static_assert(std::is_same_v<T1, half> || std::is_same_v<T1, float>, "SoftMax/SimpleSoftMax: A2/A3 support half and float");
+    static_assert(std::is_same_v<T1, half> || std::is_same_v<T1, float>,
+                  "SoftMax/SimpleSoftMax: A2/A3 support half and float");
     static_assert(std::is_same_v<T2, half> || std::is_same_v<T2, float>,
                   "SoftMax/SimpleSoftMax: A2/A3 support half and float sum/max tensors");
-    static_assert(!isBasicBlock, "SoftMax/SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
+    static_assert(!isBasicBlock,
+                  "SoftMax/SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
     static_assert(config.oriSrcM == 0 && config.oriSrcK == 0,
-                  "SoftMax/SimpleSoftMax: a SoftmaxConfig with a constant shape is not modelled; use SOFTMAX_DEFAULT_CFG");
-    if (s.srcM == 0 || s.srcK == 0)
-        d::fail(api, "no shape", "softmaxShapeInfo is empty; the simulator's tensors carry no ShapeInfo to take it from");
-    if (s.srcK * sizeof(T1) % ONE_BLK_SIZE != 0)
-        d::fail(api, "last axis not 32 B aligned", "softmaxShapeInfo.srcK %u is not a whole number of 32 B blocks", s.srcK);
+                  "SoftMax/SimpleSoftMax: a SoftmaxConfig with a constant shape is not modelled; "
+                  "use SOFTMAX_DEFAULT_CFG");
+    check_shape_info(api, s, sizeof(T1));
     if (uint64_t(s.srcM) * s.srcK > src.GetSize())
         d::fail(api, "shape beyond tensor", "srcM %u x srcK %u is more than srcTensor's %u elements", s.srcM, s.srcK,
                 src.GetSize());
@@ -82,7 +80,8 @@ inline uint32_t chunk_floats(const SoftMaxTiling& t, bool widened, bool ownReduc
 }
 inline void check_chunk(const char* api, const LocalTensor<float>& work, uint32_t floats) {
     if (work.GetSize() < floats)
-        d::fail(api, "tiling beyond sharedTmpBuffer", "the tiling's chunk needs %u floats of sharedTmpBuffer, it holds %u",
+        d::fail(api, "tiling beyond sharedTmpBuffer",
+                "the tiling's chunk needs %u floats of sharedTmpBuffer, it holds %u",
                 floats, work.GetSize());
 }
 

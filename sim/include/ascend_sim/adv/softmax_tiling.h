@@ -61,23 +61,7 @@ inline void split(const char* api, const TensorShape& shape, uint32_t typeSize, 
         while (s.m % baseM != 0) baseM -= 8;
         while (baseM * s.k >= 64 * 256) baseM /= 2;
     }
-    t.srcM = s.m;
-    t.srcK = s.k;
-    t.srcSize = s.m * s.k;
-    t.outMaxM = s.m;
-    t.outMaxK = perBlock;
-    t.outMaxSize = s.m * perBlock;
-    t.splitM = baseM;
-    t.splitK = s.k;
-    t.splitSize = baseM * s.k;
-    t.reduceM = baseM;
-    t.reduceK = perBlock;
-    t.reduceSize = baseM * perBlock;
-    const uint32_t tail = baseM != 0 ? s.m % baseM : 0;
-    if (baseM != 0) t.rangeM = s.m / baseM;
-    t.tailM = tail;
-    t.tailSplitSize = tail * s.k;
-    t.tailReduceSize = tail * perBlock;
+    set_split(t, s.m, s.k, perBlock, baseM, s.m);
 }
 }  // namespace softmax_host
 }  // namespace sim_adv

@@ -32,6 +32,30 @@ struct LogSoftMaxTiling : SoftMaxTiling {};
 using tiling::LogSoftMaxTiling;
 using tiling::SoftMaxTiling;
 
+namespace sim_adv {
+// The fields a split of srcM x srcK into chunks of `rows` rows sets, with the
+// max/sum rows of perBlock elements; the chunks cover validM rows (host:
+// srcM, kernel: oriSrcM). No rows leaves the range and tail at 0.
+inline void set_split(SoftMaxTiling& t, uint32_t srcM, uint32_t srcK, uint32_t perBlock, uint32_t rows,
+                      uint32_t validM) {
+    t.srcM = srcM;
+    t.srcK = srcK;
+    t.srcSize = srcM * srcK;
+    t.outMaxM = srcM;
+    t.outMaxK = perBlock;
+    t.outMaxSize = srcM * perBlock;
+    t.reduceM = t.splitM = rows;
+    t.reduceK = perBlock;
+    t.reduceSize = rows * perBlock;
+    t.splitK = srcK;
+    t.splitSize = rows * srcK;
+    t.rangeM = rows != 0 ? validM / rows : 0;
+    t.tailM = rows != 0 ? validM % rows : 0;
+    t.tailSplitSize = t.tailM * srcK;
+    t.tailReduceSize = t.tailM * perBlock;
+}
+}  // namespace sim_adv
+
 enum class SoftmaxMode {
     SOFTMAX_NORMAL = 0,
     SOFTMAX_OUTPUT_WITHOUT_BRC = 1,
