@@ -230,6 +230,18 @@ XTEST(softmax_host_tiling) {
                        "GetSoftMaxMinTmpSize: the last axis (12 elements of 2 B) is not a multiple of 32 B");
 }
 
+XTEST(softmax_one_row_chunk_with_half_outputs_is_reported) {
+    // dav_c220 completes a one-row 64 B max/sum with a UB-to-UB DataCopy.
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(TensorShape({1, 64}), 2, 4096, tiling);
+    XCHECK_THROWS_WITH(one([&] {
+                           Operands<half, half> o(1, 64, 4096);
+                           sync<HardEvent::S_V>();
+                           SoftMax<half>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, {1, 64, 1, 64});
+                       }),
+                       "SoftMax (block 0): a chunk of one row with half max/sum copies a block UB to UB");
+}
+
 XTEST(softmax_undersized_or_overlapping_tmp_is_reported) {
     auto run = [](uint32_t tmpBytes, uint32_t tilingTmp, uint32_t tmpAt) {
         SoftMaxTiling tiling;
