@@ -239,7 +239,7 @@ XTEST(softmax_one_row_chunk_with_half_outputs_is_reported) {
                            sync<HardEvent::S_V>();
                            SoftMax<half>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, {1, 64, 1, 64});
                        }),
-                       "SoftMax (block 0): a chunk of one row with half max/sum copies a block UB to UB");
+                       "SoftMax (block 0): a chunk of one row with half max/sum tensors copies a block UB to UB");
 }
 
 XTEST(softmax_undersized_or_overlapping_tmp_is_reported) {
