@@ -23,6 +23,10 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     Sum(f, f, SumParams{1, 64, 64});
 #elif defined(SIM_CASE_SUM_INT16)
     Sum(i, i, tmp, SumParams{1, 64, 64});
+#elif defined(SIM_CASE_CEIL_NO_TMP)
+    Ceil(f, f, 64u);
+#elif defined(SIM_CASE_TRUNC_INT16)
+    Trunc(i, i, tmp, 64u);
 #endif
     (void)f, (void)i, (void)tmp;
 }
