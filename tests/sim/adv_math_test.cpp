@@ -1,7 +1,7 @@
 // Ceil and Trunc against std::ceil / std::trunc (exact: the results are
 // integers T holds), half and float, over several tmp chunks with a tail, in
 // both auto-sync modes; their tmp-size helpers against ceil/trunc_tiling_impl.cpp;
-// an undersized tmp buffer reported.
+// an undersized tmp buffer and src overlapping dst reported.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -68,4 +68,10 @@ XTEST(ceil_and_trunc_tmp_sizes_and_undersized_tmp) {
                        }),
                        "Ceil (block 0): sharedTmpBuffer holds 256 B, less than the 512 B minimum "
                        "GetCeilMaxMinTmpSize gives");
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto src = c.get<float>();
+                           Trunc(src, src, c.get<uint8_t>()[2048], 64);
+                       }),
+                       "Trunc (block 0): srcTensor", "overlap; the API does not allow it");
 }

@@ -1,8 +1,8 @@
 // The host tmp sizes of Ceil and Trunc (asc-devkit include/adv_api/math/ceil_tiling.h,
 // trunc_tiling.h; impl/adv_api/tiling/math/ceil_tiling_impl.cpp,
 // trunc_tiling_impl.cpp :: GetCeil/TruncMaxMinTmpSize, GetCeil/TruncTmpBufferFactorSize):
-// one float copy of the input for half (two half-sized slots), none needed
-// but a repeat's 256 B for float.
+// half widens its chunk into tmp (4 B an element), float only sizes its
+// chunks by it; at least a repeat's 256 B of either.
 #pragma once
 #include <algorithm>
 #include <cstdint>
