@@ -1,5 +1,6 @@
-// Ceil and Trunc against std::ceil / std::trunc (exact: the results are
-// integers T holds), half and float, over several tmp chunks with a tail, in
+// Ceil and Trunc against std::ceil / std::trunc, Frac against x - trunc(x)
+// (exact: for these inputs, multiples of 1/8, every result is one T holds),
+// half and float, over several tmp chunks with a tail, in
 // both auto-sync modes; their tmp-size helpers against ceil/trunc_tiling_impl.cpp;
 // an undersized tmp buffer and src overlapping dst reported.
 #include <cmath>
@@ -40,7 +41,7 @@ void check_round(uint32_t n, uint32_t tmpBytes, Api api, double (*ref)(double)) 
 }
 }  // namespace
 
-XTEST(ceil_and_trunc_over_chunks) {
+XTEST(ceil_trunc_and_frac_over_chunks) {
     auto ceil = [](auto& d, auto& s, auto& t, uint32_t n) { Ceil(d, s, t, n); };
     auto trunc = [](auto& d, auto& s, auto& t, uint32_t n) { Trunc(d, s, t, n); };
     double (*c)(double) = std::ceil;
@@ -49,9 +50,13 @@ XTEST(ceil_and_trunc_over_chunks) {
     check_round<half>(300, 512, ceil, c);   // 128 a chunk (widened into 512 B), a tail of 44
     check_round<float>(300, 1024, trunc, t);
     check_round<half>(100, 512, trunc, t);
+    auto frac = [](auto& d, auto& s, auto& tm, uint32_t n) { Frac(d, s, tm, n); };
+    double (*f)(double) = [](double x) { return x - std::trunc(x); };
+    check_round<float>(300, 0, frac, f);    // one pass, no tmp
+    check_round<half>(300, 1024, frac, f);  // two float slices of 128, a tail of 44
 }
 
-XTEST(ceil_and_trunc_tmp_sizes_and_undersized_tmp) {
+XTEST(rounding_tmp_sizes_and_bad_operands) {
     uint32_t mx = 0, mn = 0;
     GetCeilMaxMinTmpSize(TensorShape({1000}), 2, false, mx, mn);
     XCHECK_EQ(mn, 512u), XCHECK_EQ(mx, 4000u);
@@ -59,6 +64,10 @@ XTEST(ceil_and_trunc_tmp_sizes_and_undersized_tmp) {
     XCHECK_EQ(mn, 256u), XCHECK_EQ(mx, 256u);
     GetCeilTmpBufferFactorSize(2, mx, mn);
     XCHECK_EQ(mx, 2u), XCHECK_EQ(mn, 0u);
+    GetFracMaxMinTmpSize(TensorShape({1000}), 2, false, mx, mn);
+    XCHECK_EQ(mn, 1024u), XCHECK_EQ(mx, 8000u);
+    GetFracMaxMinTmpSize(TensorShape({1000}), 4, false, mx, mn);
+    XCHECK_EQ(mn + mx, 0u);
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto src = c.get<half>(), dst = c.get<half>()[512];
