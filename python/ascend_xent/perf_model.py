@@ -9,8 +9,8 @@ profile (sim/src/profiles.cpp), whose ascend910b values ``FIGURES`` sources.
 
 Per block k (the makespan is the slowest block):
 
-    t_mte(k)  = bytes(k) / bw + dma_calls(k) * DMA_ISSUE_CYCLES / clock
-    t_vec(k)  = (sum over ops of repeats(op) * cycles_per_repeat(op) + vec_instr(k) * VEC_ISSUE_CYCLES) / clock
+    t_mte(k)  = bytes(k) / bw + dma_calls(k) * DMA_START_CYCLES / clock
+    t_vec(k)  = (sum over ops of repeats(op) * cycles_per_repeat(op) + vec_instr(k) * VEC_START_CYCLES) / clock
     t_s(k)    = (scalar_ub(k) * SCALAR_UB_CYCLES + scalar_gm(k) * SCALAR_GM_CYCLES) / clock
     double-buffered: t(k) = max(t_mte, t_vec + t_s) + min(t_mte, t_vec + t_s) / tiles(k)
                      (a two-stage pipeline: the shorter stage shows once; one tile hides nothing)
@@ -51,10 +51,10 @@ FIGURES = {
                  "no published AI Core clock for the 910B found; MindSpore's profiler prices peak FLOPS as clock x "
                  "AI cores x 4096 x 2 (flops_parser.py), which with third-party 910B FP16 peaks (280-320 TFLOPS, "
                  "20-24 AI cores) gives 1.4-2.0 GHz"),
-    "DMA_ISSUE_CYCLES": (200, "assumption",
-                         "per DataCopy/DataCopyPad: descriptor issue and first-byte latency; the vendor guide only says "
+    "DMA_START_CYCLES": (200, "assumption",
+                         "per DataCopy/DataCopyPad: descriptor start and first-byte latency; the vendor guide only says "
                          "copies of 16 KB and more get near-best bandwidth (尽量一次搬运较大的数据块.md)"),
-    "VEC_ISSUE_CYCLES": (16, "assumption", "per vector instruction: issue and pipeline fill"),
+    "VEC_START_CYCLES": (16, "assumption", "per vector instruction: dispatch and pipeline fill"),
     "SCALAR_UB_CYCLES": (4, "assumption", "per scalar UB GetValue/SetValue"),
     "SCALAR_GM_CYCLES": (60, "assumption", "per scalar GM GetValue (DCache, mostly misses)"),
     "LAUNCH_US": (10.0, "assumption", "kernel launch and block start"),
@@ -93,9 +93,9 @@ def _block_time(c, prof, bw, double_buffer, a):
     clock = float(prof["clock_hz"])
     nbytes = c["gm_read_bytes"] + c["gm_write_bytes"]
     calls = c["dma_in"] + c["dma_out"]
-    t_mte = nbytes / bw + calls * a["DMA_ISSUE_CYCLES"] / clock
+    t_mte = nbytes / bw + calls * a["DMA_START_CYCLES"] / clock
     t_vec = (_vector_cycles(c, float(prof["vector_bytes_per_cycle"]))
-             + c["vector_instructions"] * a["VEC_ISSUE_CYCLES"]) / clock
+             + c["vector_instructions"] * a["VEC_START_CYCLES"]) / clock
     t_s = ((c["scalar_ub_reads"] + c["scalar_ub_writes"]) * a["SCALAR_UB_CYCLES"]
            + c["scalar_gm_reads"] * a["SCALAR_GM_CYCLES"]) / clock
     tiles = max(1, c["dma_out"])

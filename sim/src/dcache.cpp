@@ -23,6 +23,11 @@ void drop_dirty(Block& b, uint64_t line) {
     L.dirtyOwner.erase(line);
     L.dirtyCount.fetch_sub(1, std::memory_order_relaxed);
 }
+
+void drop_all_dirty(Block& b) {
+    std::vector<uint64_t> dirty(b.dirtyLines.begin(), b.dirtyLines.end());
+    for (uint64_t l : dirty) drop_dirty(b, l);
+}
 }  // namespace
 
 namespace {
@@ -92,8 +97,7 @@ void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {
 void dcci(const char* api, const void* gm, bool entire) {
     Block& b = cur(api);
     if (entire) {
-        std::vector<uint64_t> dirty(b.dirtyLines.begin(), b.dirtyLines.end());
-        for (uint64_t l : dirty) drop_dirty(b, l);
+        drop_all_dirty(b);
         b.cachedLines.clear();
         b.staleLines.clear();
         return;
@@ -107,9 +111,6 @@ void dcci(const char* api, const void* gm, bool entire) {
 // A kernel compiled as one operator ends with a whole-DCache DataCacheCleanAndInvalid
 // the compiler adds (asc-devkit docs, SuperKernel/算子适配说明.md), so lines still
 // dirty are written back, not lost.
-void dcache_end(Block& b) {
-    std::vector<uint64_t> dirty(b.dirtyLines.begin(), b.dirtyLines.end());
-    for (uint64_t l : dirty) drop_dirty(b, l);
-}
+void dcache_end(Block& b) { drop_all_dirty(b); }
 
 }  // namespace ascend_sim::detail

@@ -195,17 +195,13 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     const uint32_t split = 32 / widest;
     const VecMaskReg m = shape.ignoreMask ? VecMaskReg{} : b.vecMask;
     uint32_t repeats = shape.repeatTimes, tail = 0;
-    if (m.counter && shape.count != CountMode::RepeatBlocks && m.lo > b.ubTotal / widest)
+    if (m.counter && m.lo > b.ubTotal / widest)
         fail(api, "counter-mode count too large",
              "the mask register counts %llu elements (Counter mode), more than UB holds", (unsigned long long)m.lo);
     if (m.counter && shape.count == CountMode::RepeatBlocks) {
         // Copy.md: ceil(count * sizeof(T) / 32) whole blocks per repeat, more than a
         // repeat's 8 when the count asks for them (its [18, 64] -> [18, 8] example: 18 blocks)
         const uint64_t blocks = m.lo / split + (m.lo % split != 0);
-        if (blocks * 32 > b.ubTotal)
-            fail(api, "counter-mode count too large",
-                 "the mask register counts %llu elements per repeat (Counter mode), more than UB holds",
-                 (unsigned long long)m.lo);
         full_pattern(uint32_t(blocks * split), split, s.pattern);
     } else if (m.counter && shape.count == CountMode::Repeat) {
         full_pattern(uint32_t(m.lo), split, s.pattern);

@@ -30,8 +30,8 @@ def test_vector_time_uses_each_ops_published_rate():
     # Exp on float runs 32 elements per cycle, Muls 64: the same repeats take twice as long.
     exp = perf_model.estimate(_stats({"Exp": 10000}), PROFILE)["slowest_block"]["vector_s"]
     muls = perf_model.estimate(_stats({"Muls": 10000}), PROFILE)["slowest_block"]["vector_s"]
-    issue = 10 * perf_model.COSTS["VEC_ISSUE_CYCLES"] / PROFILE["clock_hz"]
-    assert exp - issue == pytest.approx(2 * (muls - issue))
+    start = 10 * perf_model.COSTS["VEC_START_CYCLES"] / PROFILE["clock_hz"]
+    assert exp - start == pytest.approx(2 * (muls - start))
 
 
 def test_sensitivity_halves_and_doubles_every_unpublished_figure():
@@ -40,7 +40,7 @@ def test_sensitivity_halves_and_doubles_every_unpublished_figure():
     unpublished = {k for k, v in perf_model.FIGURES.items() if v[1] != "source"}
     assert set(sens) == unpublished
     base = perf_model.estimate(stats, PROFILE)["seconds"]
-    for name in ("DMA_ISSUE_CYCLES", "LAUNCH_US", "SYNCALL_US"):  # costs: more is slower
+    for name in ("DMA_START_CYCLES", "LAUNCH_US", "SYNCALL_US"):  # costs: more is slower
         assert sens[name]["half"]["seconds"] < base < sens[name]["double"]["seconds"], name
     assert sens["clock_hz"]["half"]["seconds"] > base > sens["clock_hz"]["double"]["seconds"]
 
