@@ -63,6 +63,7 @@ struct Shape {
     int64_t elemBytes, granule, targetBytes;
     int64_t n, c;
     bool none, zloss, gradZ;
+    bool smoothing;
     bool weightTile;              // weighted smoothing with weight columns loaded per column tile
     int64_t residentWeightBytes;  // > 0: the whole weight in UB, this many bytes
 };
@@ -91,6 +92,17 @@ StageLayout Stage(const Shape& s, int64_t rows) {
 constexpr int64_t kMinWorkElems = 2048;
 constexpr int64_t kWorkGranule = 64;
 
+// Rows of the resident weight's copies for the row-spanning smoothing Axpy (0: one
+// Axpy per row). Whole rows only; the block stride (the float row pitch in 32-byte
+// blocks) must fit Axpy's strides and not be a multiple of 4, or a repeat's 8 blocks
+// would fall into fewer than 8 of UB's 16 bank groups and queue (A2's UB: a 32-byte
+// row per bank group and cycle, 避免bank冲突（NPU架构版本2201）.md).
+int64_t SmoothWeightRows(const Shape& s, int64_t cols, int64_t pitch) {
+    const int64_t blocks = pitch * 4 / 32;
+    const bool fits = s.residentWeightBytes > 0 && s.smoothing && cols == s.c && blocks <= 255 && blocks % 4 != 0;
+    return fits ? kSmoothWeightRows : 0;
+}
+
 // The buffers of an R x TC tile with `buffers` tile buffers; false when they do not fit `ub`.
 bool FillBuffers(const Shape& s, int64_t rows, int64_t cols, int64_t buffers, uint64_t ub,
                  CrossEntropyLossGradTilingData& t) {
@@ -100,7 +112,10 @@ bool FillBuffers(const Shape& s, int64_t rows, int64_t cols, int64_t buffers, ui
     t.ioBuffers = buffers;
     t.ioBufBytes = Align32(rows * pitch * s.elemBytes);
     t.workBufBytes = 0;
-    t.weightBufBytes = s.residentWeightBytes > 0 ? s.residentWeightBytes : s.weightTile ? Align32(cols * 4) : 0;
+    t.smoothWeightRows = SmoothWeightRows(s, cols, pitch);
+    t.weightBufBytes = s.residentWeightBytes > 0 ? s.residentWeightBytes + t.smoothWeightRows * pitch * 4
+                       : s.weightTile                ? Align32(cols * 4)
+                                                     : 0;
     // A staging holds whole tiles' rows, about kBlockStageRows of them: the consecutive
     // tiles of a core share it (a row's column tiles, the next rows).
     t.stageRows = std::min<int64_t>(std::max<int64_t>(s.n, 1), rows * std::max<int64_t>(1, kBlockStageRows / rows));
@@ -171,6 +186,22 @@ double WeightedMakespan(int64_t tiles, int64_t rowTiles, int64_t cores, double t
 
 }  // namespace
 
+// The remainder tiles r = totalTiles mod blockDim would give r cores a whole tile more
+// than the rest (the launch's slowest core). Cut into k = blockDim / r column pieces,
+// they give each of r * k cores a k-th of a tile more instead. Row-major numbering
+// only (a column-major core's tiles share weight columns) and only when every tile is
+// TC wide, so every piece holds columns.
+void SplitRemainder(const Shape& s, CrossEntropyLossGradTilingData& t) {
+    const int64_t r = t.tileRemainder;
+    if (r == 0 || t.colMajorTiles || s.c % t.tileCols != 0) return;
+    const int64_t k = std::min(t.blockDim / r, CeilDiv(t.tileCols, s.granule));
+    if (k < 2) return;
+    t.splitCols = RoundUp(CeilDiv(t.tileCols, k), s.granule);
+    t.splitPieces = CeilDiv(t.tileCols, t.splitCols);
+    t.splitTiles = r;
+    t.tileRemainder = r * t.splitPieces;
+}
+
 uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
     return static_cast<uint64_t>(t.ioBuffers * t.ioBufBytes + t.workBufBytes + t.weightBufBytes +
                                  2 * t.stageBytes + t.scratchBytes);
@@ -218,6 +249,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     s.none = p.reduction == XENT_NONE;
     s.zloss = t.hasZloss;
     s.gradZ = t.hasGradZloss;
+    s.smoothing = t.smoothing;
     s.weightTile = p.hasWeight && t.smoothing;
     // A weight of at most kResidentWeightBytes is loaded once per core: its per-row
     // reads then cost a scalar UB access instead of a GM one (the bulk of a small-C
@@ -318,6 +350,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         t.tilesPerCore = t.totalTiles / t.blockDim;
         t.tileRemainder = t.totalTiles % t.blockDim;
         t.colMajorTiles = s.weightTile ? 1 : 0;
+        SplitRemainder(s, t);
     } else {
         const int64_t buffers = maxGranules[kMaxIoBuffers] >= 1 ? kMaxIoBuffers : kMinIoBuffers;
         FillBuffers(s, 1, std::min<int64_t>(C, maxGranules[buffers] * s.granule), buffers, ub, t);

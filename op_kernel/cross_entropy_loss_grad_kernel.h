@@ -83,21 +83,22 @@ public:
                                                                userWs_, bad_);
             reductions.Run(core_, t_.blockDim, s_);
         }
-        const int64_t first = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
-        const int64_t count = t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
-        lastTile_ = first + count - 1;
+        const bool extra = core_ < t_.tileRemainder;
+        first_ = core_ * t_.tilesPerCore + (t_.splitTiles > 0 ? 0 : (extra ? core_ : t_.tileRemainder));
+        const int64_t count = t_.tilesPerCore + (extra ? 1 : 0);
+        lastTile_ = first_ + (t_.splitTiles > 0 ? t_.tilesPerCore : count) - 1;
         AscendC::LocalTensor<T> x;  // the tile being computed: logProb in, xGrad out
         if (count > 0) {
-            CopyIn(first, 0);
+            CopyIn(CoreTile(0), 0);
             x = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
         }
         for (int64_t i = 0; i < count; ++i) {
             const bool more = i + 1 < count;
-            if (more) CopyIn(first + i + 1, static_cast<int32_t>((i + 1) & 1));
-            Compute(first + i, static_cast<int32_t>(i & 1), x);
+            if (more) CopyIn(CoreTile(i + 1), static_cast<int32_t>((i + 1) & 1));
+            Compute(CoreTile(i), static_cast<int32_t>(i & 1), x);
             AscendC::LocalTensor<T> next;
             if (more) next = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
-            CopyOut(first + i);
+            CopyOut(CoreTile(i));
             x = next;
         }
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
@@ -119,7 +120,30 @@ private:
         int64_t row0, rows, col0, cols, colTile, pitch;
     };
 
+    // This core's i-th tile: a contiguous stretch from first_, then (with split
+    // remainder tiles) its piece.
+    __aicore__ inline int64_t CoreTile(int64_t i) const {
+        return t_.splitTiles > 0 && i == t_.tilesPerCore ? t_.totalTiles - t_.splitTiles + core_ : first_ + i;
+    }
+
+    __aicore__ inline bool IsPiece(int64_t index) const {
+        return t_.splitTiles > 0 && index >= t_.totalTiles - t_.splitTiles;
+    }
+
     __aicore__ inline Tile TileAt(int64_t index) const {
+        if (IsPiece(index)) {  // column piece p % splitPieces of split tile p / splitPieces
+            const int64_t p = index - (t_.totalTiles - t_.splitTiles);
+            Tile g = WholeTileAt(t_.totalTiles - t_.splitTiles + p / t_.splitPieces);
+            const int64_t c0 = (p % t_.splitPieces) * t_.splitCols;
+            g.col0 += c0;
+            g.cols = g.cols - c0 < t_.splitCols ? g.cols - c0 : t_.splitCols;
+            g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
+            return g;
+        }
+        return WholeTileAt(index);
+    }
+
+    __aicore__ inline Tile WholeTileAt(int64_t index) const {
         Tile g;
         const int64_t rowTile = t_.colMajorTiles ? index % t_.rowTiles : index / t_.colTiles;
         g.colTile = t_.colMajorTiles ? index / t_.rowTiles : index % t_.colTiles;
@@ -173,7 +197,7 @@ private:
     // One past the last row of this core's tiles from `index` on whose rows only grow:
     // to its last tile (row-major), or to its last tile in index's column tile (column-major).
     __aicore__ inline int64_t RowsEnd(int64_t index) const {
-        int64_t last = lastTile_;
+        int64_t last = IsPiece(index) ? index : lastTile_;
         if (t_.colMajorTiles) {
             const int64_t columnEnd = (index / t_.rowTiles + 1) * t_.rowTiles - 1;
             last = last < columnEnd ? last : columnEnd;
@@ -268,7 +292,9 @@ private:
             // - smooth_i * w_j (w_j = 1 without a weight; smooth_i = +0 adds nothing)
             if (t_.smoothing) {
                 AscendC::PipeBarrier<PIPE_V>();
-                if (t_.hasWeight) {
+                if (t_.hasWeight && t_.smoothWeightRows > 0 && g.cols == t_.c && c0 == 0 && c1 == g.pitch) {
+                    SmoothWholeRows(p[at0], rn, smooth, fixCol, g);
+                } else if (t_.hasWeight) {
                     for (int64_t j = 0; j < rn; ++j) {
                         if (fixCol[j] == kRowDead) continue;
                         AscendC::Axpy(p[at0 + j * g.pitch], w, -smooth[j], static_cast<int32_t>(dataEnd - c0));
@@ -299,6 +325,32 @@ private:
             AscendC::PipeBarrier<PIPE_V>();
             AscendC::Cast(x[e0], p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
         }
+    }
+
+    // p -= smooth_i * w_j over rn whole rows: one Axpy per kSmoothWeightRows rows of a run
+    // of equal smooth_i, its repeat b taking column block b of each of those rows (the
+    // block stride is the row pitch) from w's copies at the same pitch. Dead rows end a
+    // run and are skipped, as in the per-row form; every element gets the same Axpy.
+    __aicore__ inline void SmoothWholeRows(const AscendC::LocalTensor<float>& p, int64_t rn, const float* smooth,
+                                           const int32_t* fixCol, const Tile& g) {
+        const AscendC::LocalTensor<float> wRows = WeightRows(g.pitch);
+        const uint16_t stride = static_cast<uint16_t>(g.pitch / 8);
+        const uint8_t repeats = static_cast<uint8_t>((g.cols + 7) / 8);
+        for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+            k1 = k0 + 1;
+            if (fixCol[k0] == kRowDead) continue;
+            while (k1 < rn && k1 - k0 < kSmoothWeightRows && fixCol[k1] != kRowDead &&
+                   Bits(smooth[k1]) == Bits(smooth[k0]))
+                ++k1;
+            AscendC::Axpy(p[k0 * g.pitch], wRows, -smooth[k0], static_cast<uint64_t>((k1 - k0) * 8), repeats,
+                          AscendC::UnaryRepeatParams(stride, stride, 1, 1));
+        }
+    }
+
+    // w's smoothWeightRows copies at the row pitch, after the resident weight.
+    __aicore__ inline AscendC::LocalTensor<float> WeightRows(int64_t pitch) {
+        return weightBuf_.template GetWithOffset<float>(static_cast<uint32_t>(t_.smoothWeightRows * pitch),
+                                                        static_cast<uint32_t>((t_.classTotal * 4 + 31) / 32 * 32));
     }
 
     // The row terms (from the staged inputs) of tile rows r0 on, for a chunk of kChunk
@@ -359,7 +411,8 @@ private:
         return stageBuf_.GetWithOffset<T>(StageElems<T>(), static_cast<uint32_t>(offset)).GetValue(r);
     }
 
-    // The whole weight, once per core, for the scalar unit and the vector unit.
+    // The whole weight, once per core, for the scalar unit and the vector unit; with
+    // smoothWeightRows, copied onto that many rows for SmoothWholeRows.
     __aicore__ inline void LoadResidentWeight() {
         weights_.ub = weightBuf_.template Get<float>();
         weights_.resident = true;
@@ -368,6 +421,12 @@ private:
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        // Row-packed: every tile has the pitch of tile 0. Whole 32-byte blocks of this
+        // shard's columns (the shard starts on one), read by the vector unit only.
+        const int64_t pitch = TileAt(0).pitch;
+        for (int64_t r = 0; r < t_.smoothWeightRows; ++r)
+            AscendC::DataCopy(WeightRows(pitch)[r * pitch], weights_.ub[t_.classOffset],
+                              static_cast<uint32_t>((t_.c + 7) / 8 * 8));
     }
 
     // The weight columns of the tile, reloaded only when the column tile changes.
@@ -447,7 +506,8 @@ private:
     int32_t tileStage_[2] = {0, 0};
     bool tileWaits_[2] = {false, false};
     int64_t tileRowBase_[2] = {0, 0};
-    int64_t lastTile_ = -1;  // this core's last tile
+    int64_t first_ = 0;      // this core's first tile
+    int64_t lastTile_ = -1;  // this core's last tile of its contiguous stretch
     LaunchScalars s_;
     BadRowTracker bad_;
     int64_t core_ = 0;

@@ -22,6 +22,8 @@ constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every targ
 // Rows whose terms the kernel holds on its scalar stack at once; a piece of a tile's
 // float work spans at most this many whole rows.
 constexpr int64_t kTermRows = 64;
+// Rows one row-spanning Axpy covers: a repeat's 8 blocks of 32 bytes, one per row.
+constexpr int64_t kSmoothWeightRows = 8;
 
 struct CrossEntropyLossGradTilingData {
     // ---- the problem ----
@@ -55,6 +57,14 @@ struct CrossEntropyLossGradTilingData {
     int64_t blockDim;      // cores launched
     int64_t tilesPerCore;  // base; the first tileRemainder cores get one more
     int64_t tileRemainder;
+    // Balance (row-major numbering, tiles all TC wide): the last splitTiles tiles are
+    // each cut into splitPieces column pieces of splitCols columns (the last one
+    // narrower), numbered totalTiles - splitTiles on; core k < tileRemainder takes piece
+    // k after its tilesPerCore whole tiles. 0: no pieces, the remainder cores take whole
+    // tiles.
+    int64_t splitTiles;
+    int64_t splitPieces;
+    int64_t splitCols;
     // Tile numbering. 1, column-major (weighted smoothing): a core's tiles share weight
     // columns, loaded once per column tile. 0, row-major: a core's tiles are one
     // contiguous stretch of logProb and out, read and written front to back.
@@ -62,6 +72,11 @@ struct CrossEntropyLossGradTilingData {
     // 1: the whole weight vector sits in UB (small C): weight[t_i] is a scalar UB read,
     // not a GM one, in the prologue and per row, and the smoothing term reads it too.
     int64_t weightResident;
+    // Row-packed weighted smoothing with a resident weight: w copied onto this many rows
+    // (0 or kSmoothWeightRows) at the tile's row pitch, after the weight in its buffer,
+    // so one Axpy subtracts smooth_i * w_j from that many rows at once (a repeat takes a
+    // 32-byte column block of each, its block stride the pitch).
+    int64_t smoothWeightRows;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
     int64_t ioBuffers;       // tile buffers of the in/out queue (TQueBind<VECIN, VECOUT>): 3 or 2
@@ -69,7 +84,7 @@ struct CrossEntropyLossGradTilingData {
     // fp16/bf16 only, else 0: the fp32 work area, the whole tile or (when smaller) the
     // floats of one piece, a multiple of 64 (pieces start on 32-byte blocks of both types)
     int64_t workBufBytes;
-    int64_t weightBufBytes;  // the whole weight (weightResident), or one tile's weight columns (weighted smoothing), else 0
+    int64_t weightBufBytes;  // the whole weight (weightResident, then its smoothWeightRows copies), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageRows;       // rows one stage holds: tileRows row-packed, more with column tiles (one DMA for many rows)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
     int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss

@@ -145,15 +145,16 @@ bool intersect(const std::vector<Interval>& a, uint64_t aBase, const std::vector
 
 // 通用地址重叠约束: within a repeat dst and src overlap 100% or not at all, and
 // no repeat reads what an earlier one wrote. Same start, element size and
-// strides is the 100% case when one repeat's bytes do not reach the next's.
-// `lastActive` is the highest element index any repeat computes.
-bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff, uint32_t lastActive,
-                   uint32_t repeats) {
+// strides is the 100% case when no two active elements share a byte (the
+// footprint is as large as the elements it holds): then every byte is read and
+// written by one element of one repeat, however the repeats interleave.
+bool same_elements(const RepArg& w, uint64_t wOff, const RepArg& r, uint64_t rOff,
+                   const std::vector<Interval>& footprint, uint64_t activeBytes) {
     if (wOff != rOff || w.elemSize != r.elemSize || w.blkStride != r.blkStride || w.repStride != r.repStride)
         return false;
-    if (repeats <= 1) return true;
-    const uint64_t span = rep_offset(w, 0, lastActive) + w.elemSize;
-    return uint64_t(w.repStride) * 32 >= span;
+    uint64_t covered = 0;
+    for (const Interval& v : footprint) covered += v.second - v.first;
+    return covered == activeBytes;
 }
 
 // A reduction reads a whole repeat before it writes the repeat's result, so
@@ -222,7 +223,11 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
     }
     if (s.runs.empty()) return nullptr;  // repeatTimes 0 or an empty mask: nothing is computed
     uint32_t lastActive = 0;
-    for (const RepRun& u : s.runs) lastActive = std::max(lastActive, u.first + u.len - 1);
+    uint64_t activeElems = 0;
+    for (const RepRun& u : s.runs) {
+        lastActive = std::max(lastActive, u.first + u.len - 1);
+        activeElems += u.len;
+    }
     for (int i = 0; i < n; ++i) {
         // 高维切分.md: a dst block stride of 0 is undefined (the blocks of a repeat would collide).
         if (args[i].write && !args[i].repBytes && args[i].blkStride == 0 && lastActive >= 32 / args[i].elemSize)
@@ -236,7 +241,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         for (int r = 0; r < n; ++r) {
             if (args[r].write || !intersect(s.iv[w], off[w], s.iv[r], off[r])) continue;
             if (args[w].repBytes ? !output_reads_ahead(args[w], off[w], args[r], off[r], s.runs)
-                                 : same_elements(args[w], off[w], args[r], off[r], lastActive, repeats))
+                                 : same_elements(args[w], off[w], args[r], off[r], s.iv[w], activeElems * args[w].elemSize))
                 continue;
             if (args[r].trailsDst && off[w] == off[r] && args[w].blkStride == args[r].blkStride &&
                 (args[w].repStride == 0 || args[r].repStride == 0))

@@ -5,6 +5,7 @@
 // the tiles cover [0, N*C) exactly once, the per-core tile ranges cover every
 // tile once, and phase 1 of the aclnn API accepts such tensors (it never reads
 // their data). scripts/stress_huge.py runs the real kernel at this size.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,15 +29,24 @@ void CheckCover(const TilingProblem& p, const TilingPlatform& plat, const std::s
     XCHECK_EQ(t.n, p.n);
     XCHECK_EQ(t.c, p.c);
     const uint64_t total = uint64_t(p.n) * uint64_t(p.c);
-    // Per-core ranges: contiguous, in order, covering [0, totalTiles).
-    int64_t next = 0;
+    // Per-core ranges: contiguous, in order, covering [0, totalTiles), or, with split
+    // remainder tiles, [0, totalTiles - splitTiles) and one column piece each for the
+    // first tileRemainder cores, the pieces of a split tile side by side across it.
+    int64_t next = 0, pieceCols = 0;
     for (int64_t core = 0; core < t.blockDim; ++core) {
-        const int64_t first = core * t.tilesPerCore + (core < t.tileRemainder ? core : t.tileRemainder);
-        const int64_t count = t.tilesPerCore + (core < t.tileRemainder ? 1 : 0);
+        const bool extra = core < t.tileRemainder;
+        const int64_t first = core * t.tilesPerCore + (t.splitTiles > 0 ? 0 : (extra ? core : t.tileRemainder));
+        const int64_t count = t.tilesPerCore + (extra && t.splitTiles == 0 ? 1 : 0);
         XCHECK_EQ(first, next);
         next = first + count;
+        if (t.splitTiles > 0 && extra) {
+            const int64_t c0 = (core % t.splitPieces) * t.splitCols;
+            XCHECK(c0 < t.tileCols);
+            pieceCols += std::min(t.splitCols, t.tileCols - c0);
+        }
     }
-    XCHECK_EQ(next, t.totalTiles);
+    XCHECK_EQ(next, t.totalTiles - t.splitTiles);
+    XCHECK_EQ(pieceCols, t.splitTiles * (t.splitTiles > 0 ? t.tileCols : 0));
     // Tile order (column-major or row-major, colMajorTiles); each column tile's rows
     // in order either way. Elements covered, and for each column tile the next
     // expected row, so that a gap or an overlap shows.

@@ -49,7 +49,14 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
-    if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32);
+    // Row-packed weighted smoothing with a resident weight: w copied onto 8 rows at the
+    // row pitch when the pitch in 32-byte float blocks fits a stride and spreads a
+    // repeat's 8 blocks over 8 bank groups (not a multiple of 4).
+    const int64_t floatBlocks = pitch * 4 / 32;
+    const bool weightRows = t.weightResident && p.labelSmoothing > 0 && t.tileCols == p.c && floatBlocks <= 255 &&
+                            floatBlocks % 4 != 0;
+    XCHECK_EQ(t.smoothWeightRows, int64_t(weightRows ? 8 : 0));
+    if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32 + t.smoothWeightRows * pitch * 4);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
     // A stage holds whole tiles' rows, about 64 of them (at least one tile's).
     if (p.n > 0) {
@@ -72,8 +79,19 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.blockDim, std::min({int64_t(plat.vectorCores), pieces, worthCores}));
     XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
     XCHECK(t.tilesPerCore >= 1);
-    XCHECK(t.tileRemainder < t.blockDim);
-    XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, t.totalTiles);
+    XCHECK(t.tileRemainder < t.blockDim || t.splitTiles > 0);
+    if (t.splitTiles == 0) {
+        XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, t.totalTiles);
+    } else {
+        // The remainder tiles cut into column pieces, one per core: whole-width tiles of
+        // a row-major numbering, at least 2 pieces each, pieces on the 32-byte granule.
+        XCHECK_EQ(t.tilesPerCore * t.blockDim + t.splitTiles, t.totalTiles);
+        XCHECK(t.splitTiles < t.blockDim && t.colMajorTiles == 0 && p.c % t.tileCols == 0);
+        XCHECK(t.splitPieces >= 2 && t.splitCols % granule == 0);
+        XCHECK(t.splitCols * t.splitPieces >= t.tileCols && t.splitCols * (t.splitPieces - 1) < t.tileCols);
+        XCHECK_EQ(t.tileRemainder, t.splitTiles * t.splitPieces);
+        XCHECK(t.tileRemainder <= t.blockDim);
+    }
     // Workspace layout.
     XCHECK(t.tilingBytes >= int64_t(sizeof(CrossEntropyLossGradTilingData)));
     XCHECK_EQ(t.badSlotOffset, t.tilingBytes);

@@ -117,6 +117,42 @@ XTEST(scalar_maxs_mins_leakyrelu_highdim) {
     });
 }
 
+XTEST(axpy_highdim_a_repeat_spans_rows) {
+    // dst is 5 rows of 40 floats (5 blocks each); a repeat takes one column block of
+    // 5 rows (blkStride 5 = the row pitch, mask 40), 5 repeats walk the columns, so
+    // dst[r][j] += 0.5 * src[r][j]. The sixth row is outside the mask and stays.
+    one([] {
+        sim_test::Calc c(4096);
+        auto src = c.get<float>(), dst = c.get<float>()[512];
+        fill(src, 240, [](uint32_t i) { return float(i % 13) - 6; });
+        fill(dst, 240, [](uint32_t i) { return float(i) / 8; });
+        sync<HardEvent::S_V>();
+        Axpy(dst, src, 0.5f, 40, 5, {5, 5, 1, 1});
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 240; ++k) {
+            const float before = float(k) / 8, want = k < 200 ? before + src.GetValue(k) * 0.5f : before;
+            XCHECK_EQ(dst.GetValue(k), want);
+        }
+        uint64_t mask[2] = {0xFFull, 0};  // the first block of each repeat: row 0 only
+        Axpy(dst, src, 1.0f, mask, 5, {5, 5, 1, 1});
+        sync<HardEvent::V_S>();
+        for (uint32_t k = 0; k < 80; ++k) {
+            const float once = float(k) / 8 + src.GetValue(k) * 0.5f;
+            XCHECK_EQ(dst.GetValue(k), k < 40 ? once + src.GetValue(k) : once);
+        }
+    });
+    // dst is a source too: a dst block never written is an uninitialised read.
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(4096);
+                           auto src = c.get<float>(), dst = c.get<float>()[512];
+                           Duplicate(src, 1.0f, 64);
+                           Duplicate(dst, 1.0f, 32);
+                           PipeBarrier<PIPE_V>();
+                           Axpy(dst, src, 2.0f, 64, 1, {1, 1, 8, 8});
+                       }),
+                       "Axpy (block 0): uninitialised read: dst UB");
+}
+
 XTEST(counter_mode_counts_the_whole_instruction) {
     // Counter mode: 100 floats over two repeats (64 + 36), repeatTime ignored.
     one([] {

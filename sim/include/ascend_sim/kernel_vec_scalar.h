@@ -76,6 +76,22 @@ void copy_highdim(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M&
            [&](const d::RepRun& u) { num::copy(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
 }
 
+// Axpy reads dst as well as writing it (dav_c220 AxpyIntrinsicsImpl: one vaxpy with
+// the four strides of UnaryRepeatParams).
+template <class T, class U, bool isSetMask, class M>
+void axpy_highdim(const LocalTensor<T>& dst, const LocalTensor<U>& src, U scalar, const M& mask, uint8_t repeatTime,
+                  const UnaryRepeatParams& p) {
+    static_assert(f16f32_v<U>, "Axpy: A2/A3 support half and float (not bfloat16_t)");
+    static_assert(std::is_same_v<T, U>,
+                  "Axpy: the mixed float-dst/half-src form is not modelled by the simulator (numerics lacks it)");
+    apply_mask<T, isSetMask>("Axpy", mask);
+    const d::RepArg a[3] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true),
+                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", false)};
+    repeat("Axpy", d::VecOp::Axpy, a, 3, {256 / uint32_t(sizeof(T)), repeatTime},
+           [&](const d::RepRun& u) { num::axpy(at(dst, a[1], u), at(src, a[0], u), scalar, size_t(u.len)); });
+}
+
 // Brcb.md: repeat r fills dst block b (of 8) with src[8r + b]. dav_c220 BrcbImpl
 // resets the mask register first.
 template <class T>
@@ -143,5 +159,18 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t m
     sim_vec::copy_highdim<T, isSetMask>(dst, src, mask, repeatTime, repeatParams);
 }
 #undef ASCEND_SIM_COPY_MSG
+
+// Axpy(dst, src, scalar, mask | mask[2], repeatTime, UnaryRepeatParams): the
+// same-type forms, as the count form (kernel_vec_ops.h).
+template <class T, class U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask,
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    sim_vec::axpy_highdim<T, U, isSetMask>(dst, src, scalarValue, mask, repeatTime, repeatParams);
+}
+template <class T, class U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    sim_vec::axpy_highdim<T, U, isSetMask>(dst, src, scalarValue, mask, repeatTime, repeatParams);
+}
 
 }  // namespace AscendC
