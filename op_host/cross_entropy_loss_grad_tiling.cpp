@@ -18,7 +18,8 @@
 //   (ties -> fewer tiles). Tiles are numbered column-major with weighted smoothing
 //   (a core's tiles then share weight columns), row-major otherwise (a core's tiles
 //   are one contiguous stretch of memory), and dealt to cores as contiguous ranges
-//   of base or base + 1 tiles.
+//   of base or base + 1 tiles, or of base tiles and one column piece of a remainder
+//   tile (SplitRemainder).
 #include "cross_entropy_loss_grad_tiling.h"
 
 #include <algorithm>

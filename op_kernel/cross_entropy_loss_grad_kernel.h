@@ -2,7 +2,8 @@
 //   xGrad_ij = exp(logProb_ij) * scale_i - smooth_i * w_j - [j == t_i] * nll_i
 // (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
 // contiguous range of tiles (R rows x TC columns, numbered row-major, or
-// column-major with weighted smoothing: see colMajorTiles in the tiling data)
+// column-major with weighted smoothing: see colMajorTiles in the tiling data),
+// then, when the remainder tiles are split, one column piece of them,
 // through one TQueBind<VECIN, VECOUT> of ioBuffers (3 or 2) tile buffers: a tile is
 // copied in, computed and copied out of the same buffer, so while tile i is computed,
 // tile i+1 is copied in and (with three) tile i-1 out. fp16/bf16 compute in fp32

@@ -223,3 +223,24 @@ XTEST(tiling_rejects_bad_problems) {
     q.c = 4;
     XCHECK(!ComputeTiling(q, tiny).ok);
 }
+
+// The shape tests/op_kernel/test_kernel_reference.cpp runs for both paths: whole-row
+// tiles whose remainder on the launched cores is cut into column pieces; weighted
+// smoothing with the weight resident copies w onto 8 rows (pitch 1000 floats: 125
+// blocks, not a multiple of 4; 2 B types: 1008, 126 blocks).
+XTEST(remainder_pieces_and_weight_rows_100x1000) {
+    for (int64_t dtype : {XENT_FP32, XENT_FP16, XENT_BF16}) {
+        TilingProblem p;
+        p.n = 100;
+        p.c = 1000;
+        p.dtype = dtype;
+        p.hasWeight = true;
+        p.labelSmoothing = 0.1;
+        const TilingResult r = ComputeTiling(p, TilingPlatform{});
+        XCHECK(r.ok);
+        XCHECK_EQ(r.data.splitTiles, r.data.totalTiles % r.data.blockDim);
+        XCHECK(r.data.splitTiles > 0 && r.data.splitPieces >= 2);
+        XCHECK_EQ(r.data.smoothWeightRows, int64_t(8));
+    }
+}
+
