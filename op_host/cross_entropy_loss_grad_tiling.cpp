@@ -46,6 +46,9 @@ constexpr int64_t kMaxIoBuffers = 3, kMinIoBuffers = 2;  // tile buffers of the 
 // smoothing: 8 x 3568 tiles took 1.5x the CPU time of 2 x 10672).
 constexpr int64_t kMinBurstBytes = 16384;
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
+// Its row copies for weighted smoothing (8 rows, so C <= 512): 5-9 repeats of a per-row
+// Axpy pay its 16-cycle start (the NPU model's assumption) about as much as the repeats.
+constexpr int64_t kWeightRowsBytes = 16384;
 // With column tiles a core's consecutive tiles share rows: their per-row inputs are
 // staged for this many rows at once (one small DMA each instead of one per row).
 constexpr int64_t kBlockStageRows = 64;
@@ -93,14 +96,12 @@ StageLayout Stage(const Shape& s, int64_t rows) {
 constexpr int64_t kMinWorkElems = 2048;
 constexpr int64_t kWorkGranule = 64;
 
-// Rows of the resident weight's copies for the row-spanning smoothing Axpy (0: one
-// Axpy per row). Whole rows only; the block stride (the float row pitch in 32-byte
-// blocks) must fit Axpy's strides and not be a multiple of 4, or a repeat's 8 blocks
-// would fall into fewer than 8 of UB's 16 bank groups and queue (A2's UB: a 32-byte
-// row per bank group and cycle, 避免bank冲突（NPU架构版本2201）.md).
+// Rows of the resident weight's copies for weighted smoothing (0: one Axpy per row):
+// with the copies at the tile's row pitch, one Axpy covers that many whole rows.
+// Whole rows only, and the copies at most kWeightRowsBytes of UB.
 int64_t SmoothWeightRows(const Shape& s, int64_t cols, int64_t pitch) {
-    const int64_t blocks = pitch * 4 / 32;
-    const bool fits = s.residentWeightBytes > 0 && s.smoothing && cols == s.c && blocks <= 255 && blocks % 4 != 0;
+    const bool fits = s.residentWeightBytes > 0 && s.smoothing && cols == s.c &&
+                      kSmoothWeightRows * pitch * 4 <= kWeightRowsBytes;
     return fits ? kSmoothWeightRows : 0;
 }
 

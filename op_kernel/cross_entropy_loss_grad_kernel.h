@@ -328,23 +328,20 @@ private:
         }
     }
 
-    // p -= smooth_i * w_j over rn whole rows: one Axpy per kSmoothWeightRows rows of a run
-    // of equal smooth_i, its repeat b taking column block b of each of those rows (the
-    // block stride is the row pitch) from w's copies at the same pitch. Dead rows end a
-    // run and are skipped, as in the per-row form; every element gets the same Axpy.
+    // p -= smooth_i * w_j over rn whole rows: one Axpy per run of up to smoothWeightRows
+    // rows with equal smooth_i, over those rows and the pitch padding between them, from
+    // w's copies laid out at the same pitch (element for element). Dead rows end a run
+    // and are skipped, as in the per-row form; every element gets the same Axpy.
     __aicore__ inline void SmoothWholeRows(const AscendC::LocalTensor<float>& p, int64_t rn, const float* smooth,
                                            const int32_t* fixCol, const Tile& g) {
         const AscendC::LocalTensor<float> wRows = WeightRows(g.pitch);
-        const uint16_t stride = static_cast<uint16_t>(g.pitch / 8);
-        const uint8_t repeats = static_cast<uint8_t>((g.cols + 7) / 8);
         for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
             k1 = k0 + 1;
             if (fixCol[k0] == kRowDead) continue;
-            while (k1 < rn && k1 - k0 < kSmoothWeightRows && fixCol[k1] != kRowDead &&
+            while (k1 < rn && k1 - k0 < t_.smoothWeightRows && fixCol[k1] != kRowDead &&
                    Bits(smooth[k1]) == Bits(smooth[k0]))
                 ++k1;
-            AscendC::Axpy(p[k0 * g.pitch], wRows, -smooth[k0], static_cast<uint64_t>((k1 - k0) * 8), repeats,
-                          AscendC::UnaryRepeatParams(stride, stride, 1, 1));
+            AscendC::Axpy(p[k0 * g.pitch], wRows, -smooth[k0], RunCount(g, k1 - k0, 0, g.cols));
         }
     }
 
@@ -422,12 +419,16 @@ private:
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
-        // Row-packed: every tile has the pitch of tile 0. Whole 32-byte blocks of this
-        // shard's columns (the shard starts on one), read by the vector unit only.
+        if (t_.smoothWeightRows == 0) return;
+        // Row-packed: every tile has the pitch of tile 0. The padding between the copies
+        // is 0 (Axpy reads it beside the tile's own padding); the copies are whole
+        // 32-byte blocks of this shard's columns (the shard starts on one).
         const int64_t pitch = TileAt(0).pitch;
+        const AscendC::LocalTensor<float> wRows = WeightRows(pitch);
+        AscendC::Duplicate(wRows, 0.0f, static_cast<int32_t>(t_.smoothWeightRows * pitch));
+        AscendC::PipeBarrier<PIPE_V>();
         for (int64_t r = 0; r < t_.smoothWeightRows; ++r)
-            AscendC::DataCopy(WeightRows(pitch)[r * pitch], weights_.ub[t_.classOffset],
-                              static_cast<uint32_t>((t_.c + 7) / 8 * 8));
+            AscendC::DataCopy(wRows[r * pitch], weights_.ub[t_.classOffset], static_cast<uint32_t>((t_.c + 7) / 8 * 8));
     }
 
     // The weight columns of the tile, reloaded only when the column tile changes.

@@ -22,7 +22,7 @@ constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every targ
 // Rows whose terms the kernel holds on its scalar stack at once; a piece of a tile's
 // float work spans at most this many whole rows.
 constexpr int64_t kTermRows = 64;
-// Rows one row-spanning Axpy covers: a repeat's 8 blocks of 32 bytes, one per row.
+// Rows one weighted-smoothing Axpy covers (the weight's row copies, see smoothWeightRows).
 constexpr int64_t kSmoothWeightRows = 8;
 
 struct CrossEntropyLossGradTilingData {
@@ -74,8 +74,7 @@ struct CrossEntropyLossGradTilingData {
     int64_t weightResident;
     // Row-packed weighted smoothing with a resident weight: w copied onto this many rows
     // (0 or kSmoothWeightRows) at the tile's row pitch, after the weight in its buffer,
-    // so one Axpy subtracts smooth_i * w_j from that many rows at once (a repeat takes a
-    // 32-byte column block of each, its block stride the pitch).
+    // so one Axpy subtracts smooth_i * w_j from that many consecutive rows at once.
     int64_t smoothWeightRows;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----

@@ -30,7 +30,9 @@ foreach(_entry IN LISTS _tikicpulib_socs)
   if(NOT TARGET ${_impl})
     add_library(${_impl} INTERFACE)
     target_link_libraries(${_impl} INTERFACE ascend_xent_sim)
-    target_compile_definitions(${_impl} INTERFACE ASCENDC_CPU_DEBUG=1 __NPU_ARCH__=${_arch}
+    # __CCE_KT_TEST__: the define of CANN's CPU unit-test builds, given by the build
+    # (not the headers) so that a program built without it checks the device branch.
+    target_compile_definitions(${_impl} INTERFACE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1 __NPU_ARCH__=${_arch}
                                ASCEND_XENT_TWIN_SOC="${_profile}")
     string(SUBSTRING "${_soc}" 1 -1 _tail)
     foreach(_name IN ITEMS "${_soc}" "${_lower}" "a${_tail}")

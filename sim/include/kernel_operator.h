@@ -4,9 +4,6 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
-#ifndef __CCE_KT_TEST__
-#define __CCE_KT_TEST__ 1
-#endif
 // The architecture the simulator models (A2/A3); a build for another SoC sets it.
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201

@@ -7,6 +7,9 @@
 #ifndef ASCENDC_CPU_DEBUG
 #error "tikicpulib::<soc> defines ASCENDC_CPU_DEBUG"
 #endif
+#ifndef __CCE_KT_TEST__
+#error "tikicpulib::<soc> defines __CCE_KT_TEST__, as CANN's CPU builds do"
+#endif
 #include "tikicpulib.h"
 extern "C" __global__ __aicore__ void scale_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling);
 

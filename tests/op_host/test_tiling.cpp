@@ -50,11 +50,8 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
     // Row-packed weighted smoothing with a resident weight: w copied onto 8 rows at the
-    // row pitch when the pitch in 32-byte float blocks fits a stride and spreads a
-    // repeat's 8 blocks over 8 bank groups (not a multiple of 4).
-    const int64_t floatBlocks = pitch * 4 / 32;
-    const bool weightRows = t.weightResident && p.labelSmoothing > 0 && t.tileCols == p.c && floatBlocks <= 255 &&
-                            floatBlocks % 4 != 0;
+    // row pitch when those copies take at most 16 KiB.
+    const bool weightRows = t.weightResident && p.labelSmoothing > 0 && t.tileCols == p.c && 8 * pitch * 4 <= 16384;
     XCHECK_EQ(t.smoothWeightRows, int64_t(weightRows ? 8 : 0));
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32 + t.smoothWeightRows * pitch * 4);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
@@ -224,23 +221,24 @@ XTEST(tiling_rejects_bad_problems) {
     XCHECK(!ComputeTiling(q, tiny).ok);
 }
 
-// The shape tests/op_kernel/test_kernel_reference.cpp runs for both paths: whole-row
-// tiles whose remainder on the launched cores is cut into column pieces; weighted
-// smoothing with the weight resident copies w onto 8 rows (pitch 1000 floats: 125
-// blocks, not a multiple of 4; 2 B types: 1008, 126 blocks).
-XTEST(remainder_pieces_and_weight_rows_100x1000) {
+// The shapes tests/op_kernel/test_kernel_reference.cpp runs for two paths: 100 x 1000,
+// whole-row tiles whose remainder on the launched cores is cut into column pieces;
+// 100 x 400 with weighted smoothing, the weight resident and copied onto 8 rows (12.8 KB).
+XTEST(remainder_pieces_100x1000_and_weight_rows_100x400) {
     for (int64_t dtype : {XENT_FP32, XENT_FP16, XENT_BF16}) {
         TilingProblem p;
         p.n = 100;
         p.c = 1000;
         p.dtype = dtype;
+        const TilingResult split = ComputeTiling(p, TilingPlatform{});
+        XCHECK(split.ok);
+        XCHECK_EQ(split.data.splitTiles, split.data.totalTiles % split.data.blockDim);
+        XCHECK(split.data.splitTiles > 0 && split.data.splitPieces >= 2);
+        p.c = 400;
         p.hasWeight = true;
         p.labelSmoothing = 0.1;
-        const TilingResult r = ComputeTiling(p, TilingPlatform{});
-        XCHECK(r.ok);
-        XCHECK_EQ(r.data.splitTiles, r.data.totalTiles % r.data.blockDim);
-        XCHECK(r.data.splitTiles > 0 && r.data.splitPieces >= 2);
-        XCHECK_EQ(r.data.smoothWeightRows, int64_t(8));
+        const TilingResult rows = ComputeTiling(p, TilingPlatform{});
+        XCHECK(rows.ok);
+        XCHECK_EQ(rows.data.smoothWeightRows, int64_t(8));
     }
 }
-

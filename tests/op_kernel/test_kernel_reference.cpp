@@ -50,10 +50,12 @@ XTEST(matrix_column_split_3x20011) { RunMatrix(3, 20011, 300); }
 // sit at their own 32-byte pitch in UB).
 XTEST(matrix_column_split_multi_row_62x2001) { RunMatrix(62, 2001, 400); }
 
-// Whole-row tiles whose remainder on the launched cores is cut into column pieces,
-// and weighted smoothing subtracts smooth_i * w_j from 8 rows per Axpy
-// (tests/op_host/test_tiling.cpp checks that this shape's tilings take both paths).
-XTEST(matrix_remainder_pieces_and_row_spanning_axpy_100x1000) { RunMatrix(100, 1000, 600); }
+// Whole-row tiles whose remainder on the launched cores is cut into column pieces.
+XTEST(matrix_remainder_pieces_100x1000) { RunMatrix(100, 1000, 600); }
+
+// Weighted smoothing subtracts smooth_i * w_j from 8 rows per Axpy, from 8 row copies
+// of w (tests/op_host/test_tiling.cpp checks that both shapes take their paths).
+XTEST(matrix_weight_row_copies_100x400) { RunMatrix(100, 400, 700); }
 
 // One core, so fp16/bf16 row-packed tiles hold 75 rows of 400 columns: more than the
 // work area (pieces of 34 rows) and more than the 64 rows whose terms are held at once,
