@@ -58,11 +58,12 @@ struct Operands {
 
 // SoftMax on m x k with tmpBytes of tmp (the tiling made for tilingM rows),
 // in both sync modes; dst, and with outputs max and sum, against float64.
-enum class Form { outputs, plain, reuse, log };
+// `stack`: the forms without sharedTmpBuffer (the tmp taken from the UB left free).
+enum class Form { outputs, plain, reuse, log, stack, stack_plain };
 
 template <class T1, class T2>
 void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::outputs, uint32_t tilingM = 0) {
-    const bool outputs = form == Form::outputs || form == Form::log;
+    const bool outputs = form == Form::outputs || form == Form::log || form == Form::stack;
     SoftMaxTiling tiling;
     SoftMaxTilingFunc(TensorShape({int64_t(tilingM ? tilingM : m), int64_t(k)}), sizeof(T2), tmpBytes, tiling);
     for (int autoSync : {1, 0}) {
@@ -78,6 +79,10 @@ void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::
                 SoftMax<T1>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, shape);
             else if (form == Form::plain)
                 SoftMax<T1>(o.dst, o.src, o.tmp, tiling, shape);
+            else if (form == Form::stack)
+                SoftMax<T1>(o.dst, o.sum, o.max, o.src, tiling, shape);
+            else if (form == Form::stack_plain)
+                SoftMax<T1>(o.dst, o.src, tiling, shape);
             else
                 SoftMax<T1, true>(o.dst, o.src, o.tmp, tiling, shape);
             sync<HardEvent::V_S>();
@@ -257,4 +262,31 @@ XTEST(softmax_undersized_or_overlapping_tmp_is_reported) {
                                          "GetSoftMaxMinTmpSize gives");
     XCHECK_THROWS_WITH(run(1024, 8 * 1024, 0), "SoftMax (block 0): the tiling's chunk needs 1024 floats");
     XCHECK_THROWS_WITH(run(8 * 1024, 8 * 1024, 64), "SoftMax (block 0): sharedTmpBuffer [64, +8192 B) and srcTensor");
+}
+
+XTEST(softmax_without_tmp_takes_the_free_ub) {
+    check_softmax<float, float>(16, 96, 2048, Form::stack);  // the tiling's chunks, from the stack's bytes
+    check_softmax<half, half>(12, 64, 4096, Form::stack);
+    check_softmax<half, float>(16, 96, 32 * 1024, Form::stack_plain);
+}
+
+XTEST(softmax_without_tmp_and_too_little_ub_is_reported) {
+    // InitBuffer may use 184 KiB of 2201's UB; the stack ends 128 B before its
+    // 192 KiB, so 8064 B are left: less than a row of 2048 floats needs.
+    constexpr uint32_t kUsable = 184 * 1024, k = 2048, rows = (2 * k + 2 * 8) * 4;
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(TensorShape({1, int64_t(k)}), 4, 16 * 1024, tiling);
+    XCHECK_THROWS_WITH(one([&] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> buf, rest;
+                           pipe.InitBuffer(buf, rows);
+                           pipe.InitBuffer(rest, kUsable - rows);
+                           auto b = buf.Get<float>();
+                           auto src = b, dst = b[k], sum = b[2 * k], max = b[2 * k + 8];
+                           src.SetSize(k), dst.SetSize(k), sum.SetSize(8), max.SetSize(8);
+                           Duplicate(src, 1.0f, k);
+                           PipeBarrier<PIPE_V>();
+                           SoftMax<float>(dst, sum, max, src, tiling, {1, k, 1, k});
+                       }),
+                       "SoftMax (block 0): sharedTmpBuffer holds 8064 B, less than the 8480 B minimum");
 }

@@ -110,15 +110,19 @@ void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>&
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SimpleSoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
-                   const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SimpleSoftMax");
+void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
+                   const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                   const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+        dstTensor, inSumTensor, inMaxTensor, srcTensor, sim_adv::stack_tmp("SimpleSoftMax"), tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SimpleSoftMax(const LocalTensor<half>&, const LocalTensor<float>&, const LocalTensor<float>&,
-                   const LocalTensor<half>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SimpleSoftMax");
+void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
+                   const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor,
+                   const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+        dstTensor, inSumTensor, inMaxTensor, srcTensor, sim_adv::stack_tmp("SimpleSoftMax"), tiling, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

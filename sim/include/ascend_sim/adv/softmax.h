@@ -228,20 +228,27 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
-             const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+             const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                                    sim_adv::stack_tmp("SoftMax"), tiling,
+                                                                    softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<half>&, const LocalTensor<float>&, const LocalTensor<float>&,
-             const LocalTensor<half>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                                    sim_adv::stack_tmp("SoftMax"), tiling,
+                                                                    softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, config>(dstTensor, srcTensor, sim_adv::stack_tmp("SoftMax"), tiling,
+                                                    softmaxShapeInfo);
 }
 
 }  // namespace AscendC
