@@ -25,8 +25,13 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     RmsNorm(i, i, i, tmp, int16_t(0), RmsNormTiling{});
 #elif defined(SIM_CASE_DEQUANT_HALF_FLOAT)
     AscendDequant(f.ReinterpretCast<half>(), f.ReinterpretCast<int32_t>(), f, tmp, DequantParams{1, 64, 64});
-#elif defined(SIM_CASE_SOFTMAX_BASICBLOCK)
-    SoftMax<float, false, true>(f, f, f, f, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
+#elif defined(SIM_CASE_SOFTMAX_BASICBLOCK_HALF)
+    auto h = tmp.ReinterpretCast<half>();
+    SoftMax<half, false, true>(h, h, h, h, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
+#elif defined(SIM_CASE_SIMPLESOFTMAX_BASICBLOCK)
+    SimpleSoftMax<float, false, true>(f, f, f, f, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
+#elif defined(SIM_CASE_ADJUSTSOFTMAXRES_NZ)
+    AdjustSoftMaxRes<float, float, true>(f, f, 0u, 0.0f, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SOFTMAX_INT16)
     SoftMax<int16_t>(i, i, i, i, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SIMPLESOFTMAX_NZ)

@@ -68,6 +68,7 @@ void simple_softmax(const LocalTensor<T1>& dst, const LocalTensor<T2>& sum, cons
     const LocalTensor<float> work = tmp.ReinterpretCast<float>();
     SetMaskNorm();
     ResetMask();
+    static_assert(!isBasicBlock, "SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
     const SoftMaxTiling t = prepare<T1, T2, isBasicBlock, config>(api, dst, src, work, tiling, s);
     check_operands(api, dst, &sum, &max, src, tmp, s, t);
     if constexpr (sizeof(T1) == sizeof(float)) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "activation_tiling.h"
+#include "softmax_tilingdata.h"
 #include "softmax_types.h"
 
 namespace AscendC {
@@ -75,6 +76,12 @@ inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t
 inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                               const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxTiling) {
     sim_adv::softmax_host::split("SoftMaxTilingFunc", srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
+inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxTiling) {
+    SoftMaxTiling t;
+    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
+    sim_adv::to_tiling_data(t, softmaxTiling);
 }
 
 }  // namespace AscendC
