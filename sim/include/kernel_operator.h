@@ -57,6 +57,7 @@
 // The advanced APIs (asc-devkit adv_api/kernel_api.h), built from the basic ones above.
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"
+#include "ascend_sim/adv/activation_geglu.h"
 #include "ascend_sim/adv/filter.h"
 #include "ascend_sim/adv/index.h"
 #include "ascend_sim/adv/normalization_rmsnorm.h"

@@ -3,6 +3,7 @@
 #pragma once
 #include "register/tilingdata_base.h"
 #include "ascend_sim/adv/activation_tiling.h"
+#include "ascend_sim/adv/activation_geglu_tiling.h"
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"
 #include "ascend_sim/adv/pad_tiling.h"
