@@ -67,6 +67,7 @@
 #include "ascend_sim/adv/quant_dequant.h"
 #include "ascend_sim/adv/softmax.h"
 #include "ascend_sim/adv/softmax_adjust.h"
+#include "ascend_sim/adv/softmax_grad.h"
 #include "ascend_sim/adv/simple_softmax.h"
 #include "ascend_sim/adv/logsoftmax.h"
 #include "ascend_sim/adv/reduce_sum.h"

@@ -30,6 +30,10 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     SoftMax<half, false, true>(h, h, h, h, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SIMPLESOFTMAX_BASICBLOCK)
     SimpleSoftMax<float, false, true>(f, f, f, f, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
+#elif defined(SIM_CASE_SOFTMAXGRADFRONT_BASICBLOCK)
+    SoftmaxGradFront<float, true>(f, f, f, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
+#elif defined(SIM_CASE_SOFTMAXGRAD_INT16)
+    SoftmaxGrad<int16_t>(i, i, i, tmp, SoftMaxTiling{}, false, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_ADJUSTSOFTMAXRES_NZ)
     AdjustSoftMaxRes<float, float, true>(f, f, 0u, 0.0f, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SOFTMAX_INT16)
