@@ -71,5 +71,6 @@
 #include "ascend_sim/adv/simple_softmax.h"
 #include "ascend_sim/adv/logsoftmax.h"
 #include "ascend_sim/adv/reduce_sum.h"
+#include "ascend_sim/adv/reduce_max.h"
 #include "ascend_sim/adv/math_round.h"
 #include "utils/debug/asc_assert.h"

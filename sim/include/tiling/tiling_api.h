@@ -13,4 +13,5 @@
 #include "ascend_sim/adv/softmax_grad_tiling.h"
 #include "ascend_sim/adv/logsoftmax_tiling.h"
 #include "ascend_sim/adv/reduce_sum_tiling.h"
+#include "ascend_sim/adv/reduce_max_tiling.h"
 #include "ascend_sim/adv/math_round_tiling.h"
