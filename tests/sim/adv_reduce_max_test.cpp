@@ -1,6 +1,7 @@
-// The advanced ReduceMax with the RA pattern (the max of each column over the
-// first axis) against std::max, for first axes with and without a part past a
-// power of two, one row, padded and unpadded rows, in src (isReuseSource) and
+// The advanced ReduceMax against std::max: RA (the max of each column over the
+// first axis) for first axes with and without a part past a power of two, one
+// row, padded and unpadded rows; AR (the max of each row) for each row-length
+// path, the padding filled with a value above every input; in src (isReuseSource) and
 // in tmp (given or taken from the free UB), half and float, in both auto-sync
 // modes; the host helper's sizes and refusals; srcInnerPad false, an
 // undersized tmp and a short dst reported. Max is exact: compared bitwise.
@@ -66,6 +67,60 @@ XTEST(reduce_max_ra_float) {
         check_ra<float>(1, 16, f);    // one row: copied
         check_ra<float>(3, 64, f);
     }
+}
+
+namespace {
+template <class T>
+void check_ar(uint32_t first, uint32_t last, Form form) {
+    const uint32_t perBlock = 32 / sizeof(T), padLast = (last + perBlock - 1) / perBlock * perBlock;
+    uint32_t maxTmp = 0, minTmp = 0;
+    GetReduceMaxMaxMinTmpSize(TensorShape({int64_t(first), int64_t(last)}),
+                              sizeof(T) == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16, ReducePattern::AR, true,
+                              form == Form::reuse, maxTmp, minTmp);
+    for (int autoSync : {1, 0}) {
+        const sim_test::AutoSync mode(autoSync);
+        one([&] {
+            const uint32_t srcBytes = first * padLast * sizeof(T), dstBytes = (first * sizeof(T) + 31) / 32 * 32;
+            sim_test::Calc c(srcBytes + dstBytes + minTmp + 32);
+            auto src = c.get<T>(), dst = c.get<T>()[srcBytes / sizeof(T)];
+            auto tmp = c.get<uint8_t>()[srcBytes + dstBytes];
+            src.SetSize(first * padLast), dst.SetSize(dstBytes / sizeof(T)), tmp.SetSize(minTmp);
+            for (uint32_t r = 0; r < first; ++r)
+                for (uint32_t j = 0; j < padLast; ++j) src.SetValue(r * padLast + j, T(j < last ? x_at(r, j) : 99.0f));
+            sim_test::sync<HardEvent::S_V>();
+            const uint32_t shape[2] = {first, last};
+            if (form == Form::reuse)
+                ReduceMax<T, Pattern::Reduce::AR, true>(dst, src, shape, true);
+            else if (form == Form::tmp)
+                ReduceMax<T, Pattern::Reduce::AR, false>(dst, src, tmp, shape, true);
+            else
+                ReduceMax<T, Pattern::Reduce::AR, false>(dst, src, shape, true);
+            sim_test::sync<HardEvent::V_S>();
+            for (uint32_t r = 0; r < first; ++r) {
+                float ref = float(T(x_at(r, 0)));
+                for (uint32_t j = 1; j < last; ++j) ref = std::max(ref, float(T(x_at(r, j))));
+                XCHECK_EQ(float(dst.GetValue(r)), ref);  // the padding (99) must not count
+            }
+        });
+    }
+}
+}  // namespace
+
+XTEST(reduce_max_ar_float_row_lengths) {
+    for (Form f : {Form::reuse, Form::tmp, Form::stack}) {
+        check_ar<float>(13, 5, f);    // below a block: 8 rows a repeat, a masked tail repeat
+        check_ar<float>(6, 8, f);     // a block a row
+        check_ar<float>(5, 20, f);    // blocks folded, a partial block masked
+        check_ar<float>(4, 136, f);   // repeats folded, a partial repeat masked
+        check_ar<float>(2, 2100, f);  // beyond 255 blocks: row by row
+    }
+}
+
+XTEST(reduce_max_ar_half) {
+    check_ar<half>(20, 10, Form::tmp);
+    check_ar<half>(3, 300, Form::tmp);  // WholeReduceMax per row
+    check_ar<half>(3, 300, Form::reuse);
+    check_ar<half>(7, 40, Form::reuse);
 }
 
 XTEST(reduce_max_ra_half) {

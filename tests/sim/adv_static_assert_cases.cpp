@@ -34,9 +34,9 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     SoftmaxGradFront<float, true>(f, f, f, tmp, SoftMaxTiling{}, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SOFTMAXGRAD_INT16)
     SoftmaxGrad<int16_t>(i, i, i, tmp, SoftMaxTiling{}, false, SoftMaxShapeInfo{});
-#elif defined(SIM_CASE_REDUCEMAX_AR)
+#elif defined(SIM_CASE_REDUCEMAX_R)
     const uint32_t shape[2] = {1, 64};
-    ReduceMax<float, Pattern::Reduce::AR>(f, f, tmp, shape, true);
+    ReduceMax<float, Pattern::Reduce::R>(f, f, tmp, shape, true);
 #elif defined(SIM_CASE_ADJUSTSOFTMAXRES_NZ)
     AdjustSoftMaxRes<float, float, true>(f, f, 0u, 0.0f, SoftMaxShapeInfo{});
 #elif defined(SIM_CASE_SOFTMAX_INT16)
