@@ -49,35 +49,39 @@ inline uint32_t ra_tmp_elems(uint32_t first, uint32_t padLast) {
     return k * padLast;
 }
 
+template <class T>
+void count(uint32_t n) {
+    SetVectorMask<T, MaskMode::COUNTER>(0, n);
+}
+
 template <class T, bool isReuseSource>
 void by_first_axis(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& tmp, uint32_t first,
                    uint32_t last, uint32_t padLast) {
     const BinaryRepeatParams b;
     const UnaryRepeatParams u;
-    auto count = [](uint32_t n) { SetVectorMask<T, MaskMode::COUNTER>(0, n); };
     uint32_t split = floor_pow2(first);
     const uint32_t remain = first - split;
     SetMaskCount();
     if constexpr (isReuseSource) {
         if (remain != 0) {
-            count(padLast * remain);
+            count<T>(padLast * remain);
             Max<T, false>(src, src, src[split * padLast], MASK_PLACEHOLDER, 1, b);
             PipeBarrier<PIPE_V>();
         }
     } else if (remain != 0) {
-        count(split * padLast);
+        count<T>(split * padLast);
         Adds<T, false>(tmp, src, T(0), MASK_PLACEHOLDER, 1, u);
         PipeBarrier<PIPE_V>();
-        count(padLast * remain);
+        count<T>(padLast * remain);
         Max<T, false>(tmp, tmp, src[split * padLast], MASK_PLACEHOLDER, 1, b);
         PipeBarrier<PIPE_V>();
     } else if (split > 1) {
         split /= 2;
-        count(padLast * split);
+        count<T>(padLast * split);
         Max<T, false>(tmp, src, src[split * padLast], MASK_PLACEHOLDER, 1, b);
         PipeBarrier<PIPE_V>();
     } else {  // one row: copied
-        count(last);
+        count<T>(last);
         Adds<T, false>(dst, src, T(0), MASK_PLACEHOLDER, 1, u);
         PipeBarrier<PIPE_V>();
         return;
@@ -85,11 +89,11 @@ void by_first_axis(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     const LocalTensor<T>& cur = isReuseSource ? src : tmp;
     while (split > 1) {
         split /= 2;
-        count(padLast * split);
+        count<T>(padLast * split);
         Max<T, false>(cur, cur, cur[split * padLast], MASK_PLACEHOLDER, 1, b);
         PipeBarrier<PIPE_V>();
     }
-    count(last);
+    count<T>(last);
     Adds<T, false>(dst, cur, T(0), MASK_PLACEHOLDER, 1, u);
     PipeBarrier<PIPE_V>();
 }
@@ -97,10 +101,6 @@ void by_first_axis(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
 // ---- AR (BlockReduceByLastAxis with Max): the maximum of each row into dst ----
 constexpr uint32_t kMaxRep = 255;
 
-template <class T>
-void count(uint32_t n) {
-    SetVectorMask<T, MaskMode::COUNTER>(0, n);
-}
 // The first `len` elements of each of `blocks` blocks (ComputeMaskBit).
 template <class T>
 void block_mask(uint32_t len, uint32_t blocks, uint64_t mask[2]) {
