@@ -26,8 +26,9 @@ void one(const std::function<void()>& body) { ascend_sim::run_kernel("adv_rmsnor
 float input(uint32_t i) { return float(int(i * 37 % 101) - 50) / 16.0f; }
 float gamma_at(uint32_t j) { return 0.5f + float(j % 7) / 8.0f; }
 
+// stack: the form without sharedTmpBuffer (its tmp the UB the TPipe left free).
 template <class T, bool basic = false>
-void check_rmsnorm(uint32_t b, uint32_t s, uint32_t h, uint32_t oh, uint32_t stackBytes) {
+void check_rmsnorm(uint32_t b, uint32_t s, uint32_t h, uint32_t oh, uint32_t stackBytes, bool stack = false) {
     tiling::RmsNormTiling t;
     XCHECK(GetRmsNormTilingInfo(TensorShape({b, s, h}), TensorShape({b, s, oh}), stackBytes, sizeof(T), t, basic));
     const uint32_t n = b * s * h;
@@ -43,7 +44,10 @@ void check_rmsnorm(uint32_t b, uint32_t s, uint32_t h, uint32_t oh, uint32_t sta
             sim_test::fill(src, n, input);
             sim_test::fill(gamma, h, gamma_at);
             sim_test::sync<HardEvent::S_V>();
-            RmsNorm<T, basic>(dst, src, gamma, tmp, T(eps), t);
+            if (stack)
+                RmsNorm<T, basic>(dst, src, gamma, T(eps), t);
+            else
+                RmsNorm<T, basic>(dst, src, gamma, tmp, T(eps), t);
             sim_test::sync<HardEvent::V_S>();
             const double rel = sizeof(T) == 2 ? 2e-3 : 2e-5;
             for (uint32_t r = 0; r < b * s; ++r) {
@@ -65,6 +69,11 @@ XTEST(rmsnorm_float_row_lengths) {
     check_rmsnorm<float>(1, 4, 24, 20, 4096);   // gamma in Normal mode, a repeat a row; padded rows
     check_rmsnorm<float>(2, 5, 160, 150, 16384);  // gamma by 64-column strips and a Normal-mode tail
     check_rmsnorm<float>(1, 2, 320, 320, 8192);   // gamma by rows
+}
+
+XTEST(rmsnorm_without_tmp) {
+    check_rmsnorm<float>(2, 5, 160, 150, 16384, true);  // a tiling made for 16 KiB of the free UB
+    check_rmsnorm<half>(2, 3, 64, 64, 8192, true);
 }
 
 XTEST(rmsnorm_tail_chunk_and_half) {

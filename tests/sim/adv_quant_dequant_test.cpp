@@ -84,6 +84,13 @@ XTEST(dequant_float_calcount_form_partial_last_row) {
     check<float, float>(5, 64, 64, 320, 64, 4096, all);
 }
 
+XTEST(dequant_without_tmp) {
+    auto params = [](auto& d, auto& s, auto& sc, auto&) { AscendDequant(d, s, sc, DequantParams{4, 72, 40}); };
+    check<half, uint64_t>(4, 72, 40, 288, 40, 0, params);
+    auto count = [](auto& d, auto& s, auto& sc, auto&) { AscendDequant(d, s, sc, 300u); };
+    check<float, float>(5, 64, 64, 300, 64, 0, count);
+}
+
 XTEST(dequant_bfloat16_and_single_row_split) {
     auto bf = [](auto& d, auto& s, auto& sc, auto& t) { AscendDequant(d, s, sc, t, DequantParams{3, 64, 64}); };
     check<bfloat16_t, float>(3, 64, 64, 192, 64, 4096, bf);

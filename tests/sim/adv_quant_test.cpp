@@ -22,8 +22,9 @@ void one(const std::function<void()>& body) { ascend_sim::run_kernel("adv_quant"
 
 float input(uint32_t i) { return float(int(i % 211) - 105) / 4.0f + 0.125f; }
 
+// stack: the form without sharedTmpBuffer (its tmp the UB the TPipe left free).
 template <class T>
-void check_quant(uint32_t n, uint32_t tmpBytes, float scale, float offset) {
+void check_quant(uint32_t n, uint32_t tmpBytes, float scale, float offset, bool stack = false) {
     for (int autoSync : {1, 0}) {
         const sim_test::AutoSync mode(autoSync);
         one([&] {
@@ -34,7 +35,10 @@ void check_quant(uint32_t n, uint32_t tmpBytes, float scale, float offset) {
             tmp.SetSize(tmpBytes);
             sim_test::fill(src, n, input);
             sim_test::sync<HardEvent::S_V>();
-            AscendQuant<T>(dst, src, tmp, scale, offset, n);
+            if (stack)
+                AscendQuant<T>(dst, src, scale, offset, n);
+            else
+                AscendQuant<T>(dst, src, tmp, scale, offset, n);
             sim_test::sync<HardEvent::V_S>();
             for (uint32_t i = 0; i < n; ++i) {
                 const double v = double(float(src.GetValue(i))) * scale + offset;
@@ -53,6 +57,11 @@ XTEST(ascend_quant_half_and_float_over_tmp_chunks) {
     check_quant<float>(1000, 512, 2.0f, -3.0f);
     check_quant<float>(100, 1024, 0.25f, 1.0f);  // one partial chunk
     check_quant<half>(600, 4096, 8.0f, 0.0f);    // saturates at both ends
+}
+
+XTEST(ascend_quant_without_tmp) {
+    check_quant<half>(1000, 0, 2.0f, 0.5f, true);
+    check_quant<float>(2000, 0, 0.25f, -1.0f, true);
 }
 
 XTEST(ascend_quant_tmp_size_helpers) {

@@ -10,7 +10,9 @@
 // 1e-9 absolute (Exp and Div each a few ulp, sums of <= 1024 terms of <= 1);
 // half results relative 1e-3 (computed in float, rounded once to 11 bits) plus
 // 6e-8 absolute (the spacing of half's subnormals).
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -58,11 +60,13 @@ struct Operands {
 
 // SoftMax on m x k with tmpBytes of tmp (the tiling made for tilingM rows),
 // in both sync modes; dst, and with outputs max and sum, against float64.
-enum class Form { outputs, plain, reuse, log };
+// `stack`: the forms without sharedTmpBuffer (the tmp taken from the UB left free).
+// `basic`: isBasicBlock (float rows, float max/sum).
+enum class Form { outputs, plain, reuse, log, stack, stack_plain, basic };
 
 template <class T1, class T2>
 void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::outputs, uint32_t tilingM = 0) {
-    const bool outputs = form == Form::outputs || form == Form::log;
+    const bool outputs = form == Form::outputs || form == Form::log || form == Form::stack || form == Form::basic;
     SoftMaxTiling tiling;
     SoftMaxTilingFunc(TensorShape({int64_t(tilingM ? tilingM : m), int64_t(k)}), sizeof(T2), tmpBytes, tiling);
     for (int autoSync : {1, 0}) {
@@ -78,6 +82,13 @@ void check_softmax(uint32_t m, uint32_t k, uint32_t tmpBytes, Form form = Form::
                 SoftMax<T1>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, shape);
             else if (form == Form::plain)
                 SoftMax<T1>(o.dst, o.src, o.tmp, tiling, shape);
+            else if (form == Form::basic) {
+                if constexpr (std::is_same_v<T1, float> && std::is_same_v<T2, float>)
+                    SoftMax<T1, false, true>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, shape);
+            } else if (form == Form::stack)
+                SoftMax<T1>(o.dst, o.sum, o.max, o.src, tiling, shape);
+            else if (form == Form::stack_plain)
+                SoftMax<T1>(o.dst, o.src, tiling, shape);
             else
                 SoftMax<T1, true>(o.dst, o.src, o.tmp, tiling, shape);
             sync<HardEvent::V_S>();
@@ -257,4 +268,100 @@ XTEST(softmax_undersized_or_overlapping_tmp_is_reported) {
                                          "GetSoftMaxMinTmpSize gives");
     XCHECK_THROWS_WITH(run(1024, 8 * 1024, 0), "SoftMax (block 0): the tiling's chunk needs 1024 floats");
     XCHECK_THROWS_WITH(run(8 * 1024, 8 * 1024, 64), "SoftMax (block 0): sharedTmpBuffer [64, +8192 B) and srcTensor");
+}
+
+XTEST(softmax_without_tmp_takes_the_free_ub) {
+    check_softmax<float, float>(16, 96, 2048, Form::stack);  // the tiling's chunks, from the stack's bytes
+    check_softmax<half, half>(12, 64, 4096, Form::stack);
+    check_softmax<half, float>(16, 96, 32 * 1024, Form::stack_plain);
+}
+
+XTEST(softmax_without_tmp_and_too_little_ub_is_reported) {
+    // InitBuffer may use 184 KiB of 2201's UB; the stack ends 128 B before its
+    // 192 KiB, so 8064 B are left: less than a row of 2048 floats needs.
+    constexpr uint32_t kUsable = 184 * 1024, k = 2048, rows = (2 * k + 2 * 8) * 4;
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(TensorShape({1, int64_t(k)}), 4, 16 * 1024, tiling);
+    XCHECK_THROWS_WITH(one([&] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> buf, rest;
+                           pipe.InitBuffer(buf, rows);
+                           pipe.InitBuffer(rest, kUsable - rows);
+                           auto b = buf.Get<float>();
+                           auto src = b, dst = b[k], sum = b[2 * k], max = b[2 * k + 8];
+                           src.SetSize(k), dst.SetSize(k), sum.SetSize(8), max.SetSize(8);
+                           Duplicate(src, 1.0f, k);
+                           PipeBarrier<PIPE_V>();
+                           SoftMax<float>(dst, sum, max, src, tiling, {1, k, 1, k});
+                       }),
+                       "SoftMax (block 0): sharedTmpBuffer holds 8064 B, less than the 8480 B minimum");
+}
+
+XTEST(softmax_basic_block_float) {
+    check_softmax<float, float>(16, 64, 16 * 1024, Form::basic);    // one repeat a row
+    check_softmax<float, float>(8, 256, 16 * 1024, Form::basic);    // more rows than repeats: Max/Add over rows
+    check_softmax<float, float>(8, 1024, 40 * 1024, Form::basic);   // fewer rows than the 16 repeats
+    check_softmax<float, float>(32, 128, 8 * 800, Form::basic);     // 8 rows of 200 floats a chunk: 4 chunks
+}
+
+XTEST(softmax_basic_block_outside_its_shape_is_reported) {
+    auto run = [](uint32_t m, uint32_t k, uint32_t tmpBytes) {
+        SoftMaxTiling tiling;
+        SoftMaxTilingFunc(TensorShape({int64_t(m), int64_t(k)}), 4, tmpBytes, tiling);
+        one([&] {
+            Operands<float, float> o(m, k, tmpBytes);
+            sync<HardEvent::S_V>();
+            SoftMax<float, false, true>(o.dst, o.sum, o.max, o.src, o.tmp, tiling, {m, k, m, k});
+        });
+    };
+    XCHECK_THROWS_WITH(run(12, 64, 16 * 1024), "SoftMax (block 0): isBasicBlock needs srcK a multiple of 64 below 2048 "
+                                               "and srcM a multiple of 8; the shape is 12 x 64");
+    XCHECK_THROWS_WITH(run(16, 96, 16 * 1024), "the shape is 16 x 96");
+    // 2720 B hold 5 rows of 136 floats: chunks of 5 and a tail.
+    XCHECK_THROWS_WITH(run(16, 64, 2720), "SoftMax (block 0): isBasicBlock needs chunks of a multiple of 8 rows and no "
+                                          "tail; the tiling has 5 rows a chunk, a tail of 1");
+}
+
+XTEST(softmax_host_tiling_into_the_tiling_data_class) {
+    SoftMaxTiling direct, saved;
+    SoftMaxTilingFunc(TensorShape({20, 32}), 4, 8 * 1024, direct);
+    optiling::SoftMaxTiling data;
+    SoftMaxTilingFunc(TensorShape({20, 32}), 4, 8 * 1024, data);
+    XCHECK_EQ(data.GetDataSize(), sizeof(SoftMaxTiling));
+    data.SaveToBuffer(&saved, sizeof(saved));
+    XCHECK_EQ(saved.splitM, 16u), XCHECK_EQ(saved.tailM, 4u), XCHECK_EQ(saved.reduceK, 8u);
+    XCHECK(std::memcmp(&saved, &direct, sizeof(saved)) == 0);
+}
+
+namespace {
+// AdjustSoftMaxRes on m rows of k results 0.5, rows in `hit` with max bits
+// `from` (the others a max of 1): those rows become `to`, the rest stay.
+template <class T1, class T2, uint8_t stepSizeMode = 0>
+void check_adjust(uint32_t m, uint32_t k, const std::vector<uint32_t>& hit, uint32_t from, float to) {
+    const uint32_t step = stepSizeMode ? 1 : 32 / sizeof(T2);
+    one([&] {
+        Operands<T1, T2> o(m, k, 0);
+        for (uint32_t i = 0; i < m * k; ++i) o.dst.SetValue(i, T1(0.5f));
+        for (uint32_t r = 0; r < m; ++r) {
+            T2 v = T2(1.0f);
+            if (std::find(hit.begin(), hit.end(), r) != hit.end()) std::memcpy(&v, &from, sizeof(T2));
+            for (uint32_t j = 0; j < step; ++j) o.max.SetValue(r * step + j, v);
+        }
+        sync<HardEvent::S_V>();
+        const bool any = AdjustSoftMaxRes<T1, T2, false, stepSizeMode>(o.dst, o.max, from, T1(to), {m, k, m, k});
+        XCHECK_EQ(any, !hit.empty());
+        sync<HardEvent::V_S>();
+        for (uint32_t r = 0; r < m; ++r) {
+            const bool h = std::find(hit.begin(), hit.end(), r) != hit.end();
+            for (uint32_t c = 0; c < k; ++c) XCHECK_EQ(float(o.dst.GetValue(r * k + c)), h ? to : 0.5f);
+        }
+    });
+}
+}  // namespace
+
+XTEST(adjust_softmax_res_sets_the_rows_whose_max_matches) {
+    check_adjust<float, float>(6, 32, {1, 4}, 0xFF7FFFFFu, 0.0f);  // -FLT_MAX, as SoftMax of all -inf leaves it
+    check_adjust<float, float>(4, 96, {}, 0xFF7FFFFFu, 0.0f);
+    check_adjust<half, half>(5, 64, {0, 2, 3}, 0xFBFFu, -1.0f);  // half -65504
+    check_adjust<half, float, 1>(7, 48, {6}, 0x7F800000u, 2.0f);  // one max a row
 }

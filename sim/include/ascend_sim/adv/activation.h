@@ -117,12 +117,12 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
 }
 template <typename T, bool isReuseSource = false>
-void Sigmoid(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("Sigmoid");
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
+    Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("Sigmoid"), calCount);
 }
 template <typename T, bool isReuseSource = false>
-void Sigmoid(const LocalTensor<T>&, const LocalTensor<T>&) {
-    ASCEND_SIM_NEEDS_TMP("Sigmoid");
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
+    Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("Sigmoid"), srcTensor.GetSize());
 }
 
 // ---- Silu: x / (1 + exp(-x)); Swish: x / (1 + exp(-beta x)) ----
@@ -182,12 +182,15 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const L
     SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer, srcTensor0.GetSize());
 }
 template <typename T, bool isReuseSource = false>
-void SwiGLU(LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const float&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("SwiGLU");
+void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+            const float& scalarValue, const uint32_t calCount) {
+    SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sim_adv::stack_tmp("SwiGLU"), calCount);
 }
 template <typename T, bool isReuseSource = false>
-void SwiGLU(LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const float&) {
-    ASCEND_SIM_NEEDS_TMP("SwiGLU");
+void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+            const float& scalarValue) {
+    SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sim_adv::stack_tmp("SwiGLU"),
+                             srcTensor0.GetSize());
 }
 
 }  // namespace AscendC

@@ -178,8 +178,8 @@ void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const 
                                &sim_adv::gelu_steps<C, highPerformance>);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
-void Gelu(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("Gelu");
+void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize) {
+    Gelu<T, highPrecision, highPerformance>(dstLocal, srcLocal, sim_adv::stack_tmp("Gelu"), dataSize);
 }
 
 template <typename T, bool highPrecision = false, bool highPerformance = false>
@@ -190,8 +190,8 @@ void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                &sim_adv::faster_gelu_steps<C, highPerformance>);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
-void FasterGelu(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("FasterGelu");
+void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize) {
+    FasterGelu<T, highPrecision, highPerformance>(dstLocal, srcLocal, sim_adv::stack_tmp("FasterGelu"), dataSize);
 }
 
 template <typename T, bool highPrecision = false, bool highPerformance = false>
@@ -202,8 +202,8 @@ void FasterGeluV2(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal
                                &sim_adv::faster_gelu_v2_steps<C, highPerformance>);
 }
 template <typename T, bool highPrecision = false, bool highPerformance = false>
-void FasterGeluV2(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("FasterGeluV2");
+void FasterGeluV2(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize) {
+    FasterGeluV2<T, highPrecision, highPerformance>(dstLocal, srcLocal, sim_adv::stack_tmp("FasterGeluV2"), dataSize);
 }
 
 }  // namespace AscendC

@@ -43,8 +43,16 @@ void check_disjoint(const char* api, const LocalTensor<A>& a, uint32_t nA, const
                 (unsigned long long)d::ub_offset(api, pb), (unsigned long long)nb);
 }
 
-// The forms without sharedTmpBuffer take the UB the TPipe left free
-// (PopStackBuffer); the simulator does not model that reserve.
+// The tmp of the forms without sharedTmpBuffer (kernel_pop_stack_buffer.h ::
+// PopStackBuffer into TPosition::LCM): all the UB from the end of the TPipe's
+// buffers to the stack end, refused under the API's name when none is left. The
+// API then runs as its sharedTmpBuffer form with it, that form's size checks included.
+template <class T = uint8_t>
+LocalTensor<T> stack_tmp(const char* api) {
+    return LocalTensor<T>::from_slot(d::pop_stack_buffer(api), TPosition::LCM);
+}
+
+// For the APIs whose form without sharedTmpBuffer is not modelled.
 template <class T>
 inline constexpr bool no_stack_buffer_v = sizeof(T) == 0;
 #define ASCEND_SIM_NEEDS_TMP(API)                                                                          \

@@ -130,9 +130,10 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
     sim_adv::dropout_bytes(dstLocal, srcLocal, maskLocal, sharedTmpBuffer, divValue, count);
 }
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
-void DropOut(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<uint8_t>&, const float,
-             const DropOutShapeInfo&) {
-    ASCEND_SIM_NEEDS_TMP("DropOut");
+void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<uint8_t>& maskLocal,
+             const float keepProb, const DropOutShapeInfo& info) {
+    DropOut<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, sim_adv::stack_tmp("DropOut"), keepProb,
+                                           info);
 }
 
 }  // namespace AscendC

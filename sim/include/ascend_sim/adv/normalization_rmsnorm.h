@@ -230,8 +230,9 @@ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
     ResetMask();
 }
 template <typename T, bool isBasicBlock = false>
-void RmsNorm(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const T, const RmsNormTiling&) {
-    ASCEND_SIM_NEEDS_TMP("RmsNorm");
+void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
+             const T epsilon, const RmsNormTiling& tiling) {
+    RmsNorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, sim_adv::stack_tmp("RmsNorm"), epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -110,12 +110,16 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
     AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, scale, offset, srcTensor.GetSize());
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const float, const float, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const float scale,
+                 const float offset, const uint32_t calCount) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scale, offset,
+                                          calCount);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const float, const float) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor, const float scale,
+                 const float offset) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scale, offset,
+                                          srcTensor.GetSize());
 }
 
 }  // namespace AscendC

@@ -161,22 +161,30 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
                                           scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize());
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const LocalTensor<T>&, const T, const uint32_t,
-                 const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const T offset, const uint32_t scaleCount,
+                 const uint32_t calCount) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scaleTensor,
+                                          offset, scaleCount, calCount);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const LocalTensor<T>&, const T) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const T offset) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scaleTensor,
+                                          offset);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
-                 const uint32_t, const uint32_t, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, const uint32_t scaleCount,
+                 const uint32_t offsetCount, const uint32_t calCount) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scaleTensor,
+                                          offsetTensor, scaleCount, offsetCount, calCount);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&) {
-    ASCEND_SIM_NEEDS_TMP("AscendQuant");
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor) {
+    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sim_adv::stack_tmp("AscendQuant"), scaleTensor,
+                                          offsetTensor);
 }
 
 }  // namespace AscendC

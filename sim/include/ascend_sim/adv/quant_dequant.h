@@ -300,22 +300,27 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
     ResetMask();
 }
 
-// The forms without sharedTmpBuffer (T is dstT).
-template <typename T, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
-void AscendDequant(const LocalTensor<T>&, const LocalTensor<int32_t>&, const LocalTensor<scaleT>&, DequantParams) {
-    ASCEND_SIM_NEEDS_TMP("AscendDequant");
+// The forms without sharedTmpBuffer.
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const LocalTensor<scaleT>& deqScale, DequantParams params) {
+    AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sim_adv::stack_tmp("AscendDequant"), params);
 }
-template <typename T, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
-void AscendDequant(const LocalTensor<T>&, const LocalTensor<int32_t>&, const scaleT, DequantParams) {
-    ASCEND_SIM_NEEDS_TMP("AscendDequant");
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor, const scaleT deqScale,
+                   DequantParams params) {
+    AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sim_adv::stack_tmp("AscendDequant"), params);
 }
-template <typename T, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
-void AscendDequant(const LocalTensor<T>&, const LocalTensor<int32_t>&, const LocalTensor<scaleT>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("AscendDequant");
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const LocalTensor<scaleT>& deqScale, const uint32_t calCount) {
+    AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sim_adv::stack_tmp("AscendDequant"),
+                                      calCount);
 }
-template <typename T, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
-void AscendDequant(const LocalTensor<T>&, const LocalTensor<int32_t>&, const LocalTensor<scaleT>&) {
-    ASCEND_SIM_NEEDS_TMP("AscendDequant");
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const LocalTensor<scaleT>& deqScale) {
+    AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sim_adv::stack_tmp("AscendDequant"));
 }
 
 }  // namespace AscendC

@@ -91,8 +91,8 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const
     SetMaskNorm();
 }
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-void Sum(const LocalTensor<T>&, const LocalTensor<T>&, const SumParams&) {
-    ASCEND_SIM_NEEDS_TMP("Sum");
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams) {
+    Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, sim_adv::stack_tmp("Sum"), sumParams);
 }
 
 }  // namespace AscendC

@@ -68,6 +68,7 @@ void simple_softmax(const LocalTensor<T1>& dst, const LocalTensor<T2>& sum, cons
     const LocalTensor<float> work = tmp.ReinterpretCast<float>();
     SetMaskNorm();
     ResetMask();
+    static_assert(!isBasicBlock, "SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
     const SoftMaxTiling t = prepare<T1, T2, isBasicBlock, config>(api, dst, src, work, tiling, s);
     check_operands(api, dst, &sum, &max, src, tmp, s, t);
     if constexpr (sizeof(T1) == sizeof(float)) {
@@ -110,15 +111,19 @@ void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>&
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SimpleSoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
-                   const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SimpleSoftMax");
+void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
+                   const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                   const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+        dstTensor, inSumTensor, inMaxTensor, srcTensor, sim_adv::stack_tmp("SimpleSoftMax"), tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SimpleSoftMax(const LocalTensor<half>&, const LocalTensor<float>&, const LocalTensor<float>&,
-                   const LocalTensor<half>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SimpleSoftMax");
+void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
+                   const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor,
+                   const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+        dstTensor, inSumTensor, inMaxTensor, srcTensor, sim_adv::stack_tmp("SimpleSoftMax"), tiling, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "../kernel_vec_ops.h"
+#include "softmax_basic_block.h"
 #include "softmax_steps.h"
 
 namespace AscendC {
@@ -171,10 +172,18 @@ void with_outputs(const LocalTensor<T1>& dst, const LocalTensor<T2>& sum, const 
     const SoftMaxTiling t = prepare<T1, T2, isBasicBlock, config>(api, dst, src, work, tiling, s);
     check_tmp(api, tmp, (ONE_BLK_SIZE / sizeof(T1) + s.srcK + kRep) * sizeof(float), "GetSoftMaxMinTmpSize");
     check_operands(api, dst, &sum, &max, src, tmp, s, t);
-    check_chunk(api, work, chunk_floats(t, sizeof(T1) == 2, sizeof(T1) == 2 && sizeof(T2) == 2));
+    if constexpr (isBasicBlock) {
+        static_assert(std::is_same_v<T1, float> && std::is_same_v<T2, float>,
+                      "SoftMax: the isBasicBlock path is modelled for float rows with float max/sum only");
+        check_basic_block(api, s, t);
+        check_chunk(api, work, basic_block_floats(t));
+    } else {
+        check_chunk(api, work, chunk_floats(t, sizeof(T1) == 2, sizeof(T1) == 2 && sizeof(T2) == 2));
+    }
     SetMaskNorm();
     ResetMask();
     PipeBarrier<PIPE_V>();
+    if constexpr (isBasicBlock) return basic_block(dst, sum, max, src, work, t);
     over_chunks(t, s.oriSrcK, [&](uint32_t o1, uint32_t o2, uint32_t split, uint32_t reduce, const ReduceLastND& p) {
         chunk(dst, sum, max, src, work, t, o1, o2, split, reduce, p);
     });
@@ -228,20 +237,27 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
-             const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+             const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                                    sim_adv::stack_tmp("SoftMax"), tiling,
+                                                                    softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<half>&, const LocalTensor<float>&, const LocalTensor<float>&,
-             const LocalTensor<half>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dstTensor, sumTensor, maxTensor, srcTensor,
+                                                                    sim_adv::stack_tmp("SoftMax"), tiling,
+                                                                    softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>&, const LocalTensor<T>&, const SoftMaxTiling&, const SoftMaxShapeInfo& = {}) {
-    ASCEND_SIM_NEEDS_TMP("SoftMax");
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+    SoftMax<T, isReuseSource, isBasicBlock, config>(dstTensor, srcTensor, sim_adv::stack_tmp("SoftMax"), tiling,
+                                                    softmaxShapeInfo);
 }
 
 }  // namespace AscendC

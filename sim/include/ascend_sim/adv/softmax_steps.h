@@ -22,12 +22,18 @@ struct RowsCols {
 };
 
 // The split the kernel recomputes when the shape differs from the tiling's:
-// the rows of work floats (a multiple of 8 when not all of them).
+// the rows of work floats (a multiple of 8 when not all of them); for the
+// basic-block path a divisor of srcM in multiples of 8, below 64 x 256 elements.
 inline SoftMaxTiling retile(const char* api, uint32_t workFloats, const SoftMaxShapeInfo& s, uint32_t size1,
-                            uint32_t size2) {
+                            uint32_t size2, bool basicBlock = false) {
     const uint32_t perBlock = ONE_BLK_SIZE / size2;
     uint32_t m = size1 == 2 ? workFloats / (perBlock + s.srcK + kRep) : workFloats / (perBlock + kRep);
     m = m < s.srcM ? m : s.srcM;
+    if (basicBlock && m > kBlk && s.srcM % kBlk == 0) {
+        m = m / kBlk * kBlk;
+        while (s.srcM % m != 0) m -= kBlk;
+        while (m * s.srcK >= kRep * 256) m /= 2;
+    }
     if (m < s.oriSrcM && m > kBlk) m = m / kBlk * kBlk;
     m = m < s.oriSrcM ? m : s.oriSrcM;
     if (m == 0)
@@ -56,8 +62,6 @@ SoftMaxTiling prepare(const char* api, const LocalTensor<T1>& dst, const LocalTe
                   "SoftMax/SimpleSoftMax: A2/A3 support half and float");
     static_assert(std::is_same_v<T2, half> || std::is_same_v<T2, float>,
                   "SoftMax/SimpleSoftMax: A2/A3 support half and float sum/max tensors");
-    static_assert(!isBasicBlock,
-                  "SoftMax/SimpleSoftMax: the isBasicBlock path is not modelled; use isBasicBlock = false");
     static_assert(config.oriSrcM == 0 && config.oriSrcK == 0,
                   "SoftMax/SimpleSoftMax: a SoftmaxConfig with a constant shape is not modelled; "
                   "use SOFTMAX_DEFAULT_CFG");
@@ -69,7 +73,8 @@ SoftMaxTiling prepare(const char* api, const LocalTensor<T1>& dst, const LocalTe
         d::fail(api, "sizes differ", "dstTensor holds %u elements, srcTensor %u; they must be equal", dst.GetSize(),
                 src.GetSize());
     if (s.srcK != tiling.srcK || s.srcM != tiling.srcM)
-        return retile(api, work.GetSize(), {s.srcM, s.srcK, s.oriSrcM, s.srcK}, sizeof(T1), sizeof(T2));
+        return retile(api, work.GetSize(), {s.srcM, s.srcK, s.oriSrcM, s.srcK}, sizeof(T1), sizeof(T2),
+                      isBasicBlock);
     return tiling;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "activation_tiling.h"
+#include "softmax_tilingdata.h"
 #include "softmax_types.h"
 
 namespace AscendC {
@@ -50,11 +51,11 @@ inline uint32_t min_tmp(const char* api, const TensorShape& shape, uint32_t type
 // The rows the workspace holds (a multiple of 8 when it is not all of them),
 // for a basic-block shape (rows % 8 == 0, last axis % 64 == 0) a divisor of
 // the rows in multiples of 8 with fewer than 64 x 256 elements a chunk.
-inline void split(const char* api, const TensorShape& shape, uint32_t typeSize, uint32_t workBytes,
-                  SoftMaxTiling& t) {
-    const auto s = rows_cols(api, shape, typeSize);
+// rowFloats: the tmp floats a row takes (SoftmaxGrad's differ).
+inline void split_rows(const RowsCols& s, uint32_t typeSize, uint32_t workBytes, uint32_t rowFloats,
+                       SoftMaxTiling& t) {
     const uint32_t perBlock = kBlock / typeSize;
-    uint32_t baseM = std::min(workBytes / uint32_t(sizeof(float)) / row_floats(s.k, typeSize), s.m);
+    uint32_t baseM = std::min(workBytes / uint32_t(sizeof(float)) / rowFloats, s.m);
     if (baseM < s.m && baseM > 8) baseM = baseM / 8 * 8;
     if (baseM > 8 && s.m % 8 == 0 && s.k % 64 == 0) {
         baseM = baseM / 8 * 8;
@@ -62,6 +63,11 @@ inline void split(const char* api, const TensorShape& shape, uint32_t typeSize, 
         while (baseM * s.k >= 64 * 256) baseM /= 2;
     }
     set_split(t, s.m, s.k, perBlock, baseM, s.m);
+}
+inline void split(const char* api, const TensorShape& shape, uint32_t typeSize, uint32_t workBytes,
+                  SoftMaxTiling& t) {
+    const auto s = rows_cols(api, shape, typeSize);
+    split_rows(s, typeSize, workBytes, row_floats(s.k, typeSize), t);
 }
 }  // namespace softmax_host
 }  // namespace sim_adv
@@ -75,6 +81,12 @@ inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t
 inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                               const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxTiling) {
     sim_adv::softmax_host::split("SoftMaxTilingFunc", srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
+inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxTiling) {
+    SoftMaxTiling t;
+    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
+    sim_adv::to_tiling_data(t, softmaxTiling);
 }
 
 }  // namespace AscendC

@@ -54,6 +54,14 @@ inline void set_split(SoftMaxTiling& t, uint32_t srcM, uint32_t srcK, uint32_t p
     t.tailSplitSize = t.tailM * srcK;
     t.tailReduceSize = t.tailM * perBlock;
 }
+// SoftmaxGrad's tmp floats a row: (half) the widened y, g and their product,
+// two blocks of row sums, 64 partials; (float) the product, one (front) or two
+// blocks, 64 partials (softmax_tiling.cpp :: GetSoftMaxGradMinTmpSize).
+inline uint32_t grad_row_floats(uint32_t k, uint32_t typeSize, bool isFront) {
+    const uint32_t perBlock = 32 / typeSize;
+    if (typeSize == 2) return 2 * perBlock + 3 * k + 64;
+    return (isFront ? perBlock : 2 * perBlock) + k + 64;
+}
 }  // namespace sim_adv
 
 enum class SoftmaxMode {

@@ -1,5 +1,6 @@
-// ge::Shape as the tiling helpers take it (asc-devkit include/adv_api/utils/types.h:
-// AscendC::TensorShape = ge::Shape): a list of dims and their product.
+// ge::Shape and ge::DataType as the tiling helpers take them (asc-devkit
+// include/adv_api/utils/types.h: AscendC::TensorShape = ge::Shape,
+// AscendC::TensorDataType = ge::DataType): a list of dims and their product.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -27,6 +28,26 @@ private:
 };
 }  // namespace ge
 
+namespace ge {
+// The element types the tiling helpers take (graph/types.h's values).
+enum DataType {
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_BF16 = 27,
+};
+}  // namespace ge
+
 namespace AscendC {
 using TensorShape = ge::Shape;
+using TensorDataType = ge::DataType;
 }
