@@ -55,8 +55,6 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     Ceil(f, f, 64u);
 #elif defined(SIM_CASE_TRUNC_INT16)
     Trunc(i, i, tmp, 64u);
-#elif defined(SIM_CASE_FRAC_NO_TMP)
-    Frac(f, f, 64u);
 #endif
     (void)f, (void)i, (void)tmp;
 }

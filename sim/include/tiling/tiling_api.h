@@ -12,3 +12,4 @@
 #include "ascend_sim/adv/logsoftmax_tiling.h"
 #include "ascend_sim/adv/reduce_sum_tiling.h"
 #include "ascend_sim/adv/math_round_tiling.h"
+#include "ascend_sim/adv/math_clamp_tiling.h"

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "../kernel_sync.h"
+#include "../kernel_tpipe.h"
 #include "../kernel_vec_binary.h"
 #include "../kernel_vec_cast.h"
 #include "../kernel_vec_mask.h"
@@ -136,9 +137,22 @@ void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     SetMaskNorm();
     ResetMask();
 }
+// frac.h: without calCount all of srcTensor; without sharedTmpBuffer the
+// stack buffer (FracImpl pops it with PopStackBuffer<uint8_t, TPosition::LCM>).
 template <typename T, bool isReuseSource = false>
-void Frac(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("Frac");
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer) {
+    Frac<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack);
+    Frac<T, isReuseSource>(dstTensor, srcTensor, stack, calCount);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
+    Frac<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 
 }  // namespace AscendC
