@@ -13,3 +13,8 @@
 #include "ascend_sim/adv/reduce_sum_tiling.h"
 #include "ascend_sim/adv/math_round_tiling.h"
 #include "ascend_sim/adv/math_clamp_tiling.h"
+#include "ascend_sim/adv/math_xor_tiling.h"
+#include "ascend_sim/adv/math_exp_tiling.h"
+#include "ascend_sim/adv/math_acosh_tiling.h"
+#include "ascend_sim/adv/math_axpy_tiling.h"
+#include "ascend_sim/adv/math_fmod_tiling.h"

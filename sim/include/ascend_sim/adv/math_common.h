@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "../kernel_tensor.h"
+#include "../kernel_vec_mask.h"
 #include "../kernel_tpipe.h"
 #include "adv_check.h"
 
@@ -29,6 +30,23 @@ inline LocalTensor<uint8_t> stack_tmp() {
     LocalTensor<uint8_t> stack;
     PopStackBuffer<uint8_t, TPosition::LCM>(stack);
     return stack;
+}
+
+// The Counter-mode loop the math APIs run: `split` elements a chunk, then the
+// tail, each chunk(offset) under the matching count; Normal mode and a full
+// mask after it.
+template <class T, class Chunk>
+void counter_chunks(uint32_t count, uint32_t split, Chunk&& chunk) {
+    SetMaskCount();
+    SetVectorMask<T, MaskMode::COUNTER>(0, split);
+    uint32_t offset = 0;
+    for (; split != 0 && offset + split <= count; offset += split) chunk(offset);
+    if (offset < count) {
+        SetVectorMask<T, MaskMode::COUNTER>(0, count - offset);
+        chunk(offset);
+    }
+    SetMaskNorm();
+    ResetMask();
 }
 
 }  // namespace sim_adv
