@@ -17,10 +17,6 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     AscendQuant<float>(tmp.ReinterpretCast<int8_t>(), f, 1.0f, 0.0f, 64u);
 #elif defined(SIM_CASE_ASCENDQUANT_INT16)
     AscendQuant<int16_t>(tmp.ReinterpretCast<int8_t>(), i, tmp, 1.0f, 0.0f, 64u);
-#elif defined(SIM_CASE_UNPAD_NO_TMP)
-    UnPadParams params(0, 1);
-    UnPadTiling tiling;
-    UnPad(f, f, params, tiling);
 #elif defined(SIM_CASE_UNPAD_UINT8)
     UnPadParams params(0, 1);
     UnPadTiling tiling;

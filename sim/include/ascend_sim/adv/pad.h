@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../kernel_tpipe.h"
 #include "../kernel_vec_gather_mask.h"
 #include "../kernel_vec_mask.h"
 #include "adv_check.h"
@@ -38,9 +39,13 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnP
     GatherMask(dstTensor, srcTensor, allElements, true, tiling.srcWidth - unPadParams.rightPad, p, kept);
     ResetMask();
 }
+// pad.h: without sharedTmpBuffer the stack buffer (PopStackBuffer), unused on A2.
 template <typename T>
-void UnPad(const LocalTensor<T>&, const LocalTensor<T>&, UnPadParams&, UnPadTiling&) {
-    ASCEND_SIM_NEEDS_TMP("UnPad");
+void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
+           UnPadTiling& tiling) {
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack);
+    UnPad(dstTensor, srcTensor, unPadParams, stack, tiling);
 }
 
 }  // namespace AscendC
