@@ -78,6 +78,7 @@
 #include "ascend_sim/adv/math_acosh.h"
 #include "ascend_sim/adv/math_axpy.h"
 #include "ascend_sim/adv/math_fmod.h"
+#include "ascend_sim/adv/math_cumsum.h"
 #include "ascend_sim/adv/utils_type_traits.h"
 #include "ascend_sim/adv/fill_global.h"
 #include "ascend_sim/adv/broadcast.h"

@@ -24,6 +24,8 @@ void adv_math_cases(LocalTensor<float>& f, LocalTensor<half>& h, LocalTensor<int
     Acosh(i, i, tmp, 64u);
 #elif defined(SIM_CASE_FMOD_INT32)
     Fmod(i, i, i, tmp, 64u);
+#elif defined(SIM_CASE_CUMSUM_LAST_AXIS)
+    CumSum(f, f, f, tmp, CumSumInfo{16, 8});
 #elif defined(SIM_CASE_BROADCAST_DIM3)
     const uint32_t s[3] = {1, 1, 8}, d[3] = {2, 2, 8};
     Broadcast<float, 3, 0>(f, f, d, s, tmp);
