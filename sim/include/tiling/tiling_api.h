@@ -6,6 +6,7 @@
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"
 #include "ascend_sim/adv/pad_tiling.h"
+#include "ascend_sim/adv/pad_pad_tiling.h"
 #include "ascend_sim/adv/filter_tiling.h"
 #include "ascend_sim/adv/normalization_tiling.h"
 #include "ascend_sim/adv/softmax_tiling.h"
