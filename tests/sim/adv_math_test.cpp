@@ -80,7 +80,7 @@ XTEST(rounding_tmp_sizes_and_bad_operands) {
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto src = c.get<float>();
-                           Trunc(src, src, c.get<uint8_t>()[2048], 64);
+                           Ceil(src, src, c.get<uint8_t>()[2048], 64);
                        }),
-                       "Trunc (block 0): srcTensor", "overlap; the API does not allow it");
+                       "Ceil (block 0): srcTensor", "overlap; the API does not allow it");
 }

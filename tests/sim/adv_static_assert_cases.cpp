@@ -11,10 +11,6 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     Arange<uint8_t>(tmp, uint8_t(0), uint8_t(1), 64);
 #elif defined(SIM_CASE_ASCENDQUANT_INT16)
     AscendQuant<int16_t>(tmp.ReinterpretCast<int8_t>(), i, tmp, 1.0f, 0.0f, 64u);
-#elif defined(SIM_CASE_UNPAD_NO_TMP)
-    UnPadParams params(0, 1);
-    UnPadTiling tiling;
-    UnPad(f, f, params, tiling);
 #elif defined(SIM_CASE_UNPAD_UINT8)
     UnPadParams params(0, 1);
     UnPadTiling tiling;
@@ -49,8 +45,6 @@ void adv_cases(LocalTensor<float>& f, LocalTensor<int16_t>& i, LocalTensor<uint8
     Ceil(f, f, 64u);
 #elif defined(SIM_CASE_TRUNC_INT16)
     Trunc(i, i, tmp, 64u);
-#elif defined(SIM_CASE_FRAC_NO_TMP)
-    Frac(f, f, 64u);
 #endif
     (void)f, (void)i, (void)tmp;
 }

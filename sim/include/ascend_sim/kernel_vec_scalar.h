@@ -93,7 +93,8 @@ void axpy_highdim(const LocalTensor<T>& dst, const LocalTensor<U>& src, U scalar
 }
 
 // Brcb.md: repeat r fills dst block b (of 8) with src[8r + b]. dav_c220 BrcbImpl
-// resets the mask register first.
+// resets the mask register first; repeatTime alone drives it, in Counter mode
+// too (the A2 Broadcast issues it there).
 template <class T>
 void brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTime, uint16_t blkStride,
           uint16_t repStride) {
@@ -101,7 +102,8 @@ void brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTi
     d::RepArg a[2] = {rep_arg(src, 0, 1, "src", false), rep_arg(dst, blkStride, repStride, "dst", true)};
     a[0].repBytes = a[0].repUnit = 8 * sizeof(T);
     constexpr uint32_t perBlock = 32 / sizeof(T);
-    repeat("Brcb", d::VecOp::Brcb, a, 2, {256 / uint32_t(sizeof(T)), repeatTime}, [&](const d::RepRun& u) {
+    repeat("Brcb", d::VecOp::Brcb, a, 2, {256 / uint32_t(sizeof(T)), repeatTime, d::CountMode::Whole, true},
+           [&](const d::RepRun& u) {
         num::duplicate(at(dst, a[1], u), src.GetPhyAddr()[8 * u.repeat + u.first / perBlock], size_t(u.len));
     });
 }

@@ -4,8 +4,9 @@
 // TruncImpl, TruncCompute; trunc_v220_impl.h :: TruncCastForTrunc): Counter-mode
 // chunks of the tmp's elements (half: half of them, both rounded down to 32),
 // a float-to-float Cast with the rounding mode, half widened into tmp first
-// and narrowed back (CAST_NONE). Ceil.md / Trunc.md: src, dst and the tmp
-// pairwise disjoint. Frac (frac/frac_common_impl.h :: FracImpl, FracCompute;
+// and narrowed back (CAST_NONE). Ceil.md: src, dst and the tmp pairwise
+// disjoint; Trunc.md (trunc_check_common.h): only the tmp disjoint from both,
+// src and dst may overlap (Fmod truncates in place). Frac (frac/frac_common_impl.h :: FracImpl, FracCompute;
 // frac_v220_impl.h :: TruncCastForFrac): x - trunc(x), float in one pass
 // without tmp, half in chunks through two float slices of tmp; Frac.md: src
 // and dst disjoint.
@@ -14,6 +15,7 @@
 #include <type_traits>
 
 #include "../kernel_sync.h"
+#include "../kernel_tpipe.h"
 #include "../kernel_vec_binary.h"
 #include "../kernel_vec_cast.h"
 #include "../kernel_vec_mask.h"
@@ -47,7 +49,7 @@ void round_api(const char* api, const char* getter, const LocalTensor<T>& dst, c
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "Ceil/Trunc: A2/A3 support half and float");
     check_count(api, count, src, "srcTensor");
     check_count(api, count, dst, "dstTensor");
-    check_disjoint(api, src, count, "srcTensor", dst, count, "dstTensor");
+    if (mode != RoundMode::CAST_TRUNC) check_disjoint(api, src, count, "srcTensor", dst, count, "dstTensor");
     check_tmp(api, tmp, 256 * (sizeof(T) == 2 ? 2 : 1), getter);
     check_disjoint(api, tmp, tmp.GetSize(), "sharedTmpBuffer", src, count, "srcTensor");
     check_disjoint(api, tmp, tmp.GetSize(), "sharedTmpBuffer", dst, count, "dstTensor");
@@ -136,9 +138,22 @@ void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     SetMaskNorm();
     ResetMask();
 }
+// frac.h: without calCount all of srcTensor; without sharedTmpBuffer the
+// stack buffer (FracImpl pops it with PopStackBuffer<uint8_t, TPosition::LCM>).
 template <typename T, bool isReuseSource = false>
-void Frac(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t) {
-    ASCEND_SIM_NEEDS_TMP("Frac");
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer) {
+    Frac<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::LCM>(stack);
+    Frac<T, isReuseSource>(dstTensor, srcTensor, stack, calCount);
+}
+template <typename T, bool isReuseSource = false>
+void Frac(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
+    Frac<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 
 }  // namespace AscendC
