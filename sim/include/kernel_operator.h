@@ -49,6 +49,7 @@
 #include "ascend_sim/kernel_local_mem.h"
 #include "ascend_sim/kernel_print.h"
 #include "ascend_sim/kernel_log.h"
+#include "ascend_sim/kernel_macros.h"
 #include "ascend_sim/kernel_sys_var.h"
 #include "ascend_sim/kernel_tiling.h"
 #include "ascend_sim/kernel_utils.h"

@@ -52,3 +52,13 @@ XTEST(assert_runs_its_behaviour_then_stops) {
                        }),
                        "assert (block 1): ", "Assertion `AscendC::GetBlockIdx() != 1' failed.");
 }
+
+XTEST(debug_code_runs_and_a_true_assert_passes) {
+    // CPU-debug builds keep DEBUG_CODE's statement and check ASSERT's condition.
+    int seen = 0;
+    ascend_sim::run_kernel("kernel_macros", 1, [&] {
+        DEBUG_CODE(seen = int(AscendC::GetBlockNum()) + 41);
+        ASSERT(seen == 42);
+    });
+    XCHECK_EQ(seen, 42);
+}
