@@ -48,6 +48,8 @@
 #include "ascend_sim/kernel_vec_sort.h"
 #include "ascend_sim/kernel_vec_not_on_a2.h"
 #include "ascend_sim/kernel_sync.h"
+#include "ascend_sim/kernel_group_barrier.h"
+#include "ascend_sim/kernel_init_output.h"
 #include "ascend_sim/kernel_cache.h"
 #include "ascend_sim/kernel_local_mem.h"
 #include "ascend_sim/kernel_print.h"

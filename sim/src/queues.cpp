@@ -29,6 +29,16 @@ const char* pos_name(uint8_t p) {
     }
 }
 
+// UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
+// Filled the first time InitBuffer, InitBufPool or an API's own UB store
+// reaches the bytes, rather than all 190 KB at block start: the rest is
+// unreachable, and small launches paid more for the fill than the work.
+void fill_ub(Block& b, uint64_t end) {
+    if (end <= b.ubFilled) return;
+    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
+    b.ubFilled = end;
+}
+
 namespace {
 constexpr uint32_t kMaxBuffers = 64;  // QBUF_MAX_LEN
 
@@ -87,16 +97,6 @@ struct Carve {
 };
 
 Carve pipe_carve(Block& b) { return Carve{b.ubNext, b.ubUsable, b.bufCount, kMaxBuffers, -1, 0}; }
-
-// UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
-// Filled here, the first time InitBuffer or InitBufPool hands bytes out, rather
-// than all 190 KB at block start: the rest is unreachable (every LocalTensor
-// comes from them), and small launches paid more for the fill than the work.
-void fill_ub(Block& b, uint64_t end) {
-    if (end <= b.ubFilled) return;
-    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-    b.ubFilled = end;
-}
 
 void note_peak(Block& b) {
     if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;

@@ -234,6 +234,15 @@ void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, in
 // InitDetermineComputeWorkspace, WaitPreBlock, NotifyNextBlock.
 enum class DetermineStep : uint8_t { INIT, WAIT, NOTIFY };
 void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const UbRef& ubWs);
+// GroupBarrier (ib_sync.cpp): the scalar stores of 1 into the first int32 of
+// each of the 50 UB blocks it reserves at the end of the UB; a poll of the
+// counter at `word` until it reads `want` (atLeast: at least), learning the
+// order its writers published; the atomic add of the reserved blocks' first
+// words to `num` counters 512 B apart from `counters` (MTE3, under the atomic
+// mode in force), publishing this block's accesses at each.
+void group_barrier_init(const char* api);
+void group_barrier_poll(const char* api, const void* word, uint32_t want, bool atLeast);
+void group_barrier_add(const char* api, void* counters, uint32_t num);
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores);
 void* user_workspace(const char* api, void* ws);
 void set_sys_workspace(void* ws);
