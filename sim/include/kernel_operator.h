@@ -29,6 +29,7 @@
 #include "ascend_sim/kernel_tpipe.h"
 #include "ascend_sim/kernel_data_copy.h"
 #include "ascend_sim/kernel_data_copy_slice.h"
+#include "ascend_sim/kernel_cube_decl.h"
 #include "ascend_sim/kernel_set_atomic.h"
 #include "ascend_sim/kernel_vec_ops.h"
 #include "ascend_sim/kernel_vec_mask.h"
