@@ -275,6 +275,13 @@ int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t sh
 int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
                            uint32_t len);
 int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len);
+// A user-defined pool (EXTERN_IMPL_BUFPOOL): an empty queue, a buffer of len
+// bytes at UB address addr inside the pool for queue queId (-1: a TBuf), and
+// the pool's cursor (GetCurAddr / SetCurAddr, an absolute UB address).
+int32_t bufpool_user_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth);
+int32_t bufpool_user_buffer(const char* api, int32_t poolId, int32_t queId, uint8_t pos, uint32_t addr, uint32_t len);
+uint32_t bufpool_cursor(const char* api, int32_t poolId);
+void bufpool_set_cursor(const char* api, int32_t poolId, uint32_t addr);
 void bufpool_reset(const char* api, int32_t poolId);
 void bufpool_end(int32_t poolId) noexcept;  // ~TBufPool: Reset unless the TPipe released it
 // The UB from the end of the TPipe's buffers to the end PopStackBuffer may use.
