@@ -18,7 +18,7 @@ enum class VecOp : uint8_t {
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
     ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
-    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb,
+    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb, TransDataTo5HD,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -70,6 +70,14 @@ void ub_written(const char* api, const void* p, uint64_t bytes);
 // O(log n) when all of src is written; otherwise one lookup per element.
 void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uint32_t base, uint32_t count,
                  uint32_t elemSize);
+
+// A vector instruction on n scattered 32 B blocks (TransDataTo5HD's address
+// lists): each in this block's UB and 32 B aligned; of block i it touches
+// [lo[i], lo[i] + bytes) (a half block for the 8-bit forms); initcheck of the
+// bytes read, PIPE_V hazards and initcheck marks on exactly the bytes touched;
+// `repeats` counted. write[i] tells a written block from a read one.
+void vec_blocks(const char* api, VecOp op, const void* const* blocks, const uint8_t* lo, uint32_t bytes,
+                const bool* write, size_t n, uint64_t repeats);
 
 // ---- the high-dimension (mask/repeat/stride) forms ----
 // The vector mask register and its mode, per block: Normal (a 128-bit mask of
