@@ -80,6 +80,9 @@ XTEST(slice_refusals) {
     XCHECK_THROWS_WITH(copy(ub, ub, 0), "DataCopy", "dimValue 0 is outside [1, 8]");
     const SliceInfo twoRows[2] = {{0, 7, 0, 1, kW}, {0, 1, 0, 1, kH}};
     XCHECK_THROWS_WITH(copy(ub, twoRows, 2), "DataCopy", "dstSliceInfo gives 1 transfers, srcSliceInfo 2");
+    const SliceInfo ubOddGap[2] = {{0, 15, 3, 1, 19}, {0, 0, 0, 1, 1}};
+    const SliceInfo gmTwo[2] = {{0, 15, 0, 1, kW}, {0, 0, 0, 1, kH}};
+    XCHECK_THROWS_WITH(copy(ubOddGap, gmTwo, 2), "DataCopy", "dstSliceInfo[0].stride 3 x 4 B is not a multiple of 32 B");
     // A slice reaching past the UB tensor is the strided copy's bounds violation.
     const SliceInfo wide[2] = {{0, 79, 0, 10, kW * kH}, {0, 0, 0, 1, 1}};
     const SliceInfo ubWide[2] = {{0, 79, 0, 10, 80}, {0, 0, 0, 1, 1}};

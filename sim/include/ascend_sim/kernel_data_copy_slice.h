@@ -6,8 +6,9 @@
 //   - the start element is sum(startIndex[i] x prod(shape[0..i))), per side;
 //   - dimension 0 is one strided transfer: blockLen = src[0].burstLen blocks,
 //     blockCount = (end - start + 1 + stride) / (burstLen x 32 / sizeof(T) + stride),
-//     the gaps stride x sizeof(T) (in 32 B blocks where they divide, else the
-//     DataCopyPad byte form);
+//     the gaps stride x sizeof(T): on GM in 32 B blocks where they divide, else
+//     the DataCopyPad byte form; on UB always in blocks (a stride that is not
+//     whole blocks, which dav_c220 rounds down, is refused);
 //   - each higher dimension i repeats the transfers at (k x (1 + stride[i])) x
 //     prod(shape[0..i)) for k < (end - start + 1 + stride) / (1 + stride).
 // The transfers go through DataCopy / DataCopyPad, so every byte is checked
@@ -89,6 +90,18 @@ inline void check_counts(const Offsets& s, const Offsets& d) {
                                  d.count, s.count);
 }
 
+// The UB side's gap is in 32 B blocks: dav_c220 rounds a stride that is not
+// whole blocks down, so the transfers land elsewhere than the SliceInfo says.
+template <class T>
+uint16_t ub_gap(const char* side, const SliceInfo& s) {
+    if ((uint64_t(s.stride) * sizeof(T)) % ONE_BLK_SIZE != 0)
+        ascend_sim::detail::fail("DataCopy", "UB stride not whole blocks",
+                                 "%sSliceInfo[0].stride %u x %u B is not a multiple of 32 B: the UB gap is in 32 B "
+                                 "blocks and the NPU would round it down",
+                                 side, s.stride, unsigned(sizeof(T)));
+    return uint16_t(uint64_t(s.stride) * sizeof(T) / ONE_BLK_SIZE);
+}
+
 inline void check_dims(uint32_t dimValue) {
     if (dimValue == 0 || dimValue > uint32_t(K_MAX_DIM))
         ascend_sim::detail::fail("DataCopy", "dimValue out of range", "dimValue %u is outside [1, %d]", dimValue,
@@ -116,7 +129,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Slice
     sim_slice::offsets("dst", dstSliceInfo, dimValue, d);
     sim_slice::check_counts(s, d);
     DataCopyParams p = sim_slice::dim0<T>(srcSliceInfo[0]);
-    const uint32_t dstGap = dstSliceInfo[0].stride * sizeof(T) / ONE_BLK_SIZE;
+    const uint32_t dstGap = sim_slice::ub_gap<T>("dst", dstSliceInfo[0]);
     const bool blocks = (srcSliceInfo[0].stride * sizeof(T)) % ONE_BLK_SIZE == 0;
     for (uint32_t i = 0; i < s.count; ++i) {
         const LocalTensor<T> u = dst[d.start + d.at[i]];
@@ -141,7 +154,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Slice
     sim_slice::offsets("dst", dstSliceInfo, dimValue, d);
     sim_slice::check_counts(s, d);
     DataCopyParams p = sim_slice::dim0<T>(srcSliceInfo[0]);
-    const uint32_t srcGap = srcSliceInfo[0].stride * sizeof(T) / ONE_BLK_SIZE;
+    const uint32_t srcGap = sim_slice::ub_gap<T>("src", srcSliceInfo[0]);
     const bool blocks = (dstSliceInfo[0].stride * sizeof(T)) % ONE_BLK_SIZE == 0;
     for (uint32_t i = 0; i < s.count; ++i) {
         const LocalTensor<T> u = src[s.start + s.at[i]];
