@@ -1,12 +1,21 @@
-// aclInit, devices, streams and memory over the simulator. One device (0);
-// streams are tokens and every launch on them is synchronous; device memory
-// is simulator GM (ascend_sim::gm_alloc), so kernels may touch it.
+// aclInit, devices, streams, events, stream capture and memory over the
+// simulator. One device (0); streams are tokens and every launch on them is
+// synchronous; device memory is simulator GM (ascend_sim::gm_alloc), so kernels
+// may touch it. A capture (aclmdlRICaptureBegin) records the async copies and
+// the kernel launches queued while it is open instead of running them;
+// aclmdlRIExecuteAsync replays them in the order they were queued, which is
+// an order their events allow.
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "acl/acl.h"
 #include "acl_compat_internal.h"
@@ -36,6 +45,35 @@ thread_local aclrtContext t_current = nullptr;
 aclError Fail(aclError code, const std::string& msg) {
     acl_compat::SetRecentErrMsg(msg);
     return code;
+}
+
+struct EventToken {
+    int magic = 0xe7e7;
+    bool inCapture = false;  // last recorded on a capturing stream
+};
+
+// One recorded task: a copy, or a launch (its body holds ICPU_RUN_KF's arguments by reference).
+struct Task {
+    bool launch = false;
+    void* dst = nullptr;
+    const void* src = nullptr;
+    size_t bytes = 0;
+    std::string name;
+    uint32_t blockDim = 0;
+    std::function<void()> body;
+};
+struct ModelRI {
+    std::vector<Task> tasks;
+};
+
+// The open capture (one at a time) and the streams in it, under g_mutex.
+ModelRI* g_capture = nullptr;
+aclrtStream g_captureOrigin = nullptr;
+std::set<aclrtStream> g_captureStreams;
+
+bool capturing(aclrtStream s) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    return g_capture && g_captureStreams.count(s);
 }
 
 }  // namespace
@@ -131,8 +169,13 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     delete static_cast<StreamToken*>(stream);
     return ACL_SUCCESS;
 }
-// Launches complete before aclnnXxx returns, so there is nothing to wait for.
-aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
+// Launches complete before aclnnXxx returns, so there is nothing to wait for;
+// a capturing stream has queued work that has not run, which CANN refuses to wait for.
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    if (capturing(stream))
+        return Fail(ACL_ERROR_API_NOT_SUPPORT, "aclrtSynchronizeStream: the stream is capturing (end the capture first)");
+    return ACL_SUCCESS;
+}
 aclError aclrtSynchronizeDevice(void) { return ACL_SUCCESS; }
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
@@ -193,8 +236,125 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
     return ACL_SUCCESS;
 }
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                          aclrtStream) {
-    return aclrtMemcpy(dst, destMax, src, count, kind);
+                          aclrtStream stream) {
+    if (!capturing(stream)) return aclrtMemcpy(dst, destMax, src, count, kind);
+    if (count == 0) return ACL_SUCCESS;
+    if (!dst || !src) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: dst or src is null");
+    if (count > destMax) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: count exceeds destMax");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    Task t;
+    t.dst = dst;
+    t.src = src;
+    t.bytes = count;
+    g_capture->tasks.push_back(std::move(t));
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent* event) { return aclrtCreateEventExWithFlag(event, ACL_EVENT_SYNC); }
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t) {
+    if (!event) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEventExWithFlag: event is null");
+    *event = new EventToken;
+    return ACL_SUCCESS;
+}
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    if (!event) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is null");
+    delete static_cast<EventToken*>(event);
+    return ACL_SUCCESS;
+}
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    if (!event) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtRecordEvent: event is null");
+    static_cast<EventToken*>(event)->inCapture = capturing(stream);
+    return ACL_SUCCESS;
+}
+// A stream that waits for an event recorded in the capture joins it.
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    if (!event) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamWaitEvent: event is null");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_capture && static_cast<EventToken*>(event)->inCapture) g_captureStreams.insert(stream);
+    return ACL_SUCCESS;
+}
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    if (!event) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEvent: event is null");
+    if (static_cast<EventToken*>(event)->inCapture)
+        return Fail(ACL_ERROR_API_NOT_SUPPORT, "aclrtSynchronizeEvent: the event was recorded in an open capture");
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode) {
+    if (!stream) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureBegin: stream is null");
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        if (g_capture) return Fail(ACL_ERROR_API_NOT_SUPPORT, "aclmdlRICaptureBegin: a capture is already open");
+        g_capture = new ModelRI;
+        g_captureOrigin = stream;
+        g_captureStreams = {stream};
+    }
+    // ICPU_RUN_KF names no stream: a launch on this thread while the capture is open belongs to it.
+    ascend_sim::set_launch_capture([](const char* name, uint32_t blockDim, const std::function<void()>& body) {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        if (!g_capture) return false;
+        Task t;
+        t.launch = true;
+        t.name = name ? name : "kernel";
+        t.blockDim = blockDim;
+        t.body = body;
+        g_capture->tasks.push_back(std::move(t));
+        return true;
+    });
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+    if (!modelRI) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureEnd: modelRI is null");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_capture) return Fail(ACL_ERROR_API_NOT_SUPPORT, "aclmdlRICaptureEnd: no capture is open");
+    if (stream != g_captureOrigin)
+        return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureEnd: not the stream the capture began on");
+    *modelRI = g_capture;
+    g_capture = nullptr;
+    g_captureOrigin = nullptr;
+    g_captureStreams.clear();
+    ascend_sim::set_launch_capture(nullptr);
+    return ACL_SUCCESS;
+}
+
+// The recorded tasks in order; a violation in a replayed launch is printed and thrown, as ICPU_RUN_KF does.
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream) {
+    if (!modelRI) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIExecuteAsync: modelRI is null");
+    for (const Task& t : static_cast<ModelRI*>(modelRI)->tasks) {
+        if (!t.launch) {
+            std::memmove(t.dst, t.src, t.bytes);
+            continue;
+        }
+        try {
+            ascend_sim::run_kernel(t.name.c_str(), t.blockDim, t.body);
+        } catch (const ascend_sim::SimViolation& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+            throw;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+    if (!modelRI) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIDestroy: modelRI is null");
+    delete static_cast<ModelRI*>(modelRI);
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t) {
+    if (!modelRI || !path) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIDebugJsonPrint: modelRI or path is null");
+    std::ofstream out(path);
+    if (!out) return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlRIDebugJsonPrint: cannot write ") + path);
+    out << "{\"tasks\": [";
+    const auto& tasks = static_cast<ModelRI*>(modelRI)->tasks;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        out << (i ? ", " : "");
+        if (tasks[i].launch) out << "{\"type\": \"kernel\", \"name\": \"" << tasks[i].name << "\", \"blockDim\": " << tasks[i].blockDim << "}";
+        else out << "{\"type\": \"memcpy\", \"bytes\": " << tasks[i].bytes << "}";
+    }
+    out << "]}\n";
+    return ACL_SUCCESS;
 }
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     if (count == 0) return ACL_SUCCESS;

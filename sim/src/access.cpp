@@ -129,6 +129,37 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
     return true;
 }
 
+void vec_blocks(const char* api, VecOp op, const void* const* blocks, const uint8_t* lo, uint32_t bytes,
+                const bool* write, size_t n, uint64_t repeats) {
+    Block& b = cur(api);
+    for (size_t i = 0; i < n; ++i) {
+        const auto* p = static_cast<const uint8_t*>(blocks[i]);
+        if (p < b.ub || p + 32 > b.ub + b.ubTotal)
+            fail(api, "operand outside this block's UB", "%s address %zu does not lie in this block's UB",
+                 write[i] ? "a dst" : "a src", i);
+        if (uint64_t(p - b.ub) % 32 != 0)
+            fail(api, "UB address not aligned", "%s address %zu is at UB %s, not 32-byte aligned",
+                 write[i] ? "a dst" : "a src", i, hex(uint64_t(p - b.ub)).c_str());
+    }
+    if (n == 0) return;
+    b.used = true;
+    ++b.ctr.vectorInstructions;
+    b.ctr.vectorRepeats += repeats;
+    b.repeatsByOp[size_t(op)] += repeats;
+    const auto off = [&](size_t i) { return uint64_t(static_cast<const uint8_t*>(blocks[i]) - b.ub) + lo[i]; };
+    if (b.initcheck)
+        for (size_t i = 0; i < n; ++i)
+            if (!write[i]) init_read(api, b, "src", off(i), off(i) + bytes);
+    const Instr in = b.hz.issue(P_V, api);
+    for (size_t i = 0; i < n; ++i)
+        if (!write[i]) b.hz.access(api, in, Space::UB, off(i), off(i) + bytes, false);
+    for (size_t i = 0; i < n; ++i)
+        if (write[i]) {
+            b.hz.access(api, in, Space::UB, off(i), off(i) + bytes, true);
+            if (b.initcheck) b.init.mark(off(i), off(i) + bytes);
+        }
+}
+
 void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes) {
     // dav_c220 ReduceSum: wait V (V_S), the scalar unit stores dst[0], then
     // S_V and S_MTE3 so later vector and MTE3 work sees it.

@@ -8,6 +8,9 @@
 //     block and a round counter k in the UB workspace after blockNum slots;
 //     block i waits for slots k..k (i of them) then 0..0, then writes k to its
 //     own slot (the last block zeroes them all), and counts k + 1.
+//   GroupBarrier (dav_c220/core_mng/roc/kernel_operator_group_barrier_impl.h):
+//     counters 512 B apart that every step adds 1 to atomically, polled after
+//     a dcci of their line (kernel_group_barrier.h has the rounds).
 // Each acts as PipeBarrier<PIPE_ALL> before and after. Blocks are fibers: a
 // failed poll steps aside (poll_yield); when every block that has not ended
 // waits in a poll or in SyncAll, and every poller has polled since the last
@@ -19,6 +22,7 @@
 #include <cstring>
 #include <string>
 
+#include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
 #include "ub_operand.h"
 
@@ -69,7 +73,8 @@ void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, Ready rea
             const std::string w = what();
             lk.unlock();
             fail(api, "inter-core wait never satisfied",
-                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock or SyncAll), so nothing "
+                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock, GroupBarrier or SyncAll), so "
+                 "nothing "
                  "can change it: the NPU would hang",
                  w.c_str());
         }
@@ -206,6 +211,87 @@ void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const 
     }
     lk.unlock();
     drain(b);
+}
+
+namespace {
+constexpr uint64_t kBarrierBlocks = 50;  // BARRIER_MAX_AIV: UB blocks reserved at the end of the UB
+constexpr uint64_t kBarrierLine = 512;   // CACHE_LINE_LEN: the counters' pitch
+
+UbRef barrier_ub(Block& b) {
+    return UbRef{b.ub + b.ubTotal - kBarrierBlocks * 32, uint32_t(kBarrierBlocks * 32),
+                 uint8_t(AscendC::TPosition::VECIN)};
+}
+}  // namespace
+
+void group_barrier_init(const char* api) {
+    Block& b = cur(api);
+    launch_for_sync(api, b);
+    const UbRef ub = barrier_ub(b);
+    fill_ub(b, b.ubTotal);  // the rest of the reserved blocks stays unset
+    const int32_t one = 1;
+    for (uint64_t i = 0; i < kBarrierBlocks; ++i) {
+        uint8_t* p = static_cast<uint8_t*>(const_cast<void*>(ub.p)) + i * 32;
+        scalar_ub(api, p, 4, true);
+        std::memcpy(p, &one, 4);
+    }
+}
+
+void group_barrier_poll(const char* api, const void* word, uint32_t want, bool atLeast) {
+    Block& b = cur(api);
+    Launch& L = launch_for_sync(api, b);
+    const GmRef g{word, word, 0};
+    check_gm(api, "the counter read of", g, 4);
+    const auto* w = static_cast<const uint8_t*>(word);
+    const auto reads = [&] { return uint32_t(word_at(w, 0)); };
+    std::unique_lock<std::mutex> lk(L.mu);
+    ensure_clocks(L);
+    poll(
+        api, b, lk, [&] { return atLeast ? reads() >= want : reads() == want; },
+        [&] {
+            return std::string("waits for the counter at ") + gm_describe(reinterpret_cast<uint64_t>(word)) +
+                   " to read " + (atLeast ? "at least " : "") + std::to_string(want) + " (it reads " +
+                   std::to_string(reads()) + ")";
+        });
+    const uint64_t at = reinterpret_cast<uint64_t>(word);
+    learn(L, b, at);
+    lk.unlock();
+    // The read that succeeded, after the dcci of its line. The failed polls
+    // before it are not race records: they only wait.
+    dcache_on_bypass(b, api, at, at + 4, false);
+    add_gm_record(b, at, at + 4, false, api);
+}
+
+void group_barrier_add(const char* api, void* counters, uint32_t num) {
+    Block& b = cur(api);
+    Launch& L = launch_for_sync(api, b);
+    const UbRef ub = barrier_ub(b);
+    const GmRef g{counters, counters, 0};
+    check_gm(api, "the counter add of", g, kBarrierLine * (num - 1) + 4);
+    // One 32 B block per counter; only its first int32 (the counter) is modelled:
+    // the other 28 B land in the counter line's padding, which nothing reads.
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(ub.p) - b.ub);
+    init_read_blocks(api, b, "barrier block", off, UbBlocks{num, 32, 32, 0, 4});
+    b.used = true;
+    b.ctr.gmWriteBytes += uint64_t(num) * 4;
+    ++b.ctr.dmaOut;
+    // The UB read is an MTE3 access (ordered after the constructor's stores by
+    // the S_MTE3 flag); the counter adds commute with every other add, so they
+    // are race records of the atomic mode, not pipe accesses.
+    const Instr in = b.hz.issue(P_MTE3, api);
+    b.hz.access(api, in, Space::UB, off, off + uint64_t(num) * 32, false);
+    auto* gm = static_cast<uint8_t*>(counters);
+    for (uint64_t i = 0; i < num; ++i) {
+        const uint64_t at = reinterpret_cast<uint64_t>(gm + i * kBarrierLine);
+        dcache_on_dma(b, api, at, at + 4, false);
+        add_gm_record(b, at, at + 4, true, api, b.atomic.code());
+    }
+    const auto* u = static_cast<const uint8_t*>(ub.p);
+    std::lock_guard<std::mutex> lk(L.mu);
+    ensure_clocks(L);
+    for (uint64_t i = 0; i < num; ++i) {
+        atomic_store(api, gm + i * kBarrierLine, u + i * 32, 4);
+        publish(L, b, reinterpret_cast<uint64_t>(gm + i * kBarrierLine));
+    }
 }
 
 }  // namespace ascend_sim::detail

@@ -29,6 +29,16 @@ const char* pos_name(uint8_t p) {
     }
 }
 
+// UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
+// Filled the first time InitBuffer, InitBufPool or an API's own UB store
+// reaches the bytes, rather than all 190 KB at block start: the rest is
+// unreachable, and small launches paid more for the fill than the work.
+void fill_ub(Block& b, uint64_t end) {
+    if (end <= b.ubFilled) return;
+    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
+    b.ubFilled = end;
+}
+
 namespace {
 constexpr uint32_t kMaxBuffers = 64;  // QBUF_MAX_LEN
 
@@ -87,16 +97,6 @@ struct Carve {
 };
 
 Carve pipe_carve(Block& b) { return Carve{b.ubNext, b.ubUsable, b.bufCount, kMaxBuffers, -1, 0}; }
-
-// UB reads as 0xFF until written (uninitialised data shows up as NaN / -1).
-// Filled here, the first time InitBuffer or InitBufPool hands bytes out, rather
-// than all 190 KB at block start: the rest is unreachable (every LocalTensor
-// comes from them), and small launches paid more for the fill than the work.
-void fill_ub(Block& b, uint64_t end) {
-    if (end <= b.ubFilled) return;
-    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-    b.ubFilled = end;
-}
 
 void note_peak(Block& b) {
     if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
@@ -233,10 +233,8 @@ void* live_tpipe() {
 }
 
 namespace {
-int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
-                   uint32_t len) {
-    uint32_t lenR;
-    alloc_ub(api, b, c, num, len, lenR);
+// A queue with its ring and no buffers yet; `reserve` of them to come.
+int32_t make_queue(Block& b, const Carve& c, uint8_t src, uint8_t dst, int32_t depth, uint32_t reserve) {
     Queue q;
     q.src = src;
     q.dst = dst;
@@ -249,12 +247,19 @@ int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst,
     q.pipeGen = b.pipeGen;
     q.pool = c.pool;
     q.poolGen = c.poolGen;
-    const int32_t qid = int32_t(b.queues.size());
-    const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
     q.bufs = spare_ints(b);
-    q.bufs.reserve(num);
-    for (uint32_t i = 0; i < num; ++i) q.bufs.push_back(push_buffer(b, c, pos, lenR, qid));
+    q.bufs.reserve(reserve);
     b.queues.push_back(std::move(q));
+    return int32_t(b.queues.size() - 1);
+}
+
+int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
+                   uint32_t len) {
+    uint32_t lenR;
+    alloc_ub(api, b, c, num, len, lenR);
+    const int32_t qid = make_queue(b, c, src, dst, depth, num);
+    const uint8_t pos = TPosition(dst) == TPosition::GM ? src : dst;  // GetPosition(src, dst)
+    for (uint32_t i = 0; i < num; ++i) b.queues[size_t(qid)].bufs.push_back(push_buffer(b, c, pos, lenR, qid));
     return qid;
 }
 
@@ -346,6 +351,50 @@ int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t
     Block& b = cur(api);
     pool_of(api, b, poolId);
     return init_tbuf(api, b, pool_carve(b, poolId), pos, len);
+}
+
+// A user-defined pool (EXTERN_IMPL_BUFPOOL) places its buffers itself: a queue
+// made empty, then each buffer at the UB address the pool gives, inside its range.
+int32_t bufpool_user_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth) {
+    Block& b = cur(api);
+    pool_of(api, b, poolId);
+    return make_queue(b, pool_carve(b, poolId), src, dst, depth, 0);
+}
+
+int32_t bufpool_user_buffer(const char* api, int32_t poolId, int32_t queId, uint8_t pos, uint32_t addr,
+                            uint32_t len) {
+    Block& b = cur(api);
+    Pool& p = pool_of(api, b, poolId);
+    if (len == 0) fail(api, "buffer length 0", "len is 0 bytes");
+    const uint32_t lenR = round32(len);
+    if (addr % 32 != 0) fail(api, "UB address not aligned", "curPoolAddr %u is not 32-byte aligned", addr);
+    if (addr < p.start || uint64_t(addr) + lenR > p.start + p.len)
+        fail(api, "beyond the TBufPool",
+             "a buffer of %u B at UB %u is outside the pool's range [%llu, %llu)", lenR, addr,
+             (unsigned long long)p.start, (unsigned long long)(p.start + p.len));
+    if (p.count + 1 > p.cap)
+        fail(api, "more buffers than the TBufPool holds",
+             "%u buffers after this call exceed the pool's bufIDSize of %u", p.count + 1, p.cap);
+    fill_ub(b, uint64_t(addr) + lenR);
+    uint64_t at = addr;
+    Carve c{at, p.start + p.len, p.count, p.cap, poolId, p.gen};
+    const int32_t id = push_buffer(b, c, pos, lenR, queId);
+    if (queId >= 0) b.queues[size_t(queId)].bufs.push_back(id);
+    return id;
+}
+
+uint32_t bufpool_cursor(const char* api, int32_t poolId) {
+    Block& b = cur(api);
+    return uint32_t(pool_of(api, b, poolId).next);
+}
+
+void bufpool_set_cursor(const char* api, int32_t poolId, uint32_t addr) {
+    Block& b = cur(api);
+    Pool& p = pool_of(api, b, poolId);
+    if (addr < p.start || addr > p.start + p.len)
+        fail(api, "beyond the TBufPool", "curAddr %u is outside the pool's range [%llu, %llu]", addr,
+             (unsigned long long)p.start, (unsigned long long)(p.start + p.len));
+    p.next = addr;
 }
 
 // Waits for the release of the pool's freed buffers (their event ids stay

@@ -389,7 +389,14 @@ void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbR
 
 }  // namespace detail
 
+namespace {
+thread_local LaunchCapture t_capture;
+}  // namespace
+
+void set_launch_capture(LaunchCapture capture) { t_capture = std::move(capture); }
+
 void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>& body) {
+    if (t_capture && t_capture(name, blockDim, body)) return;
     run_kernel(name, blockDim, current_profile(), body);
 }
 

@@ -56,7 +56,7 @@ const char* vec_op_name(VecOp op) {
                               "LeakyRelu", "Copy",
                               "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum", "BlockReduceMax",
                               "BlockReduceMin", "PairReduceSum", "ReduceRepeat", "ReduceDataBlock", "ReducePairElem", "Brcb", "GatherMask", "ReduceMin", "ShiftLeft", "ShiftRight",
-                              "AddRelu", "SubRelu", "FusedMulAdd", "FusedMulAddRelu", "MulAddRelu", "MulAddDst", "CreateVecIndex", "Transpose", "Sort32", "MrgSort", "Gatherb"};
+                              "AddRelu", "SubRelu", "FusedMulAdd", "FusedMulAddRelu", "MulAddRelu", "MulAddDst", "CreateVecIndex", "Transpose", "Sort32", "MrgSort", "Gatherb", "TransDataTo5HD"};
     static_assert(sizeof(n) / sizeof(n[0]) == size_t(VecOp::COUNT), "names");
     return n[size_t(op)];
 }

@@ -1,4 +1,4 @@
-// ascend-xent's stand-in for CANN's acl/acl_rt.h: devices, streams and memory.
+// ascend-xent's stand-in for CANN's acl/acl_rt.h: devices, streams, events and memory.
 // Device memory is simulator GM (ascend_sim::gm_alloc); streams are
 // synchronous (a launch has finished when aclnnXxx returns).
 #ifndef ASCEND_XENT_COMPAT_ACL_ACL_RT_H_
@@ -38,6 +38,17 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+
+// Events: tokens ordering the streams; outside a capture every queued task has
+// run when its call returns, so recording and waiting only matter to a capture
+// (a stream waiting for an event recorded in one joins it).
+#define ACL_EVENT_SYNC 0x00000001u
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);

@@ -18,7 +18,7 @@ enum class VecOp : uint8_t {
     Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, And, Or, Maxs, Mins, LeakyRelu, Copy,
     WholeReduceSum, WholeReduceMax, WholeReduceMin, BlockReduceSum, BlockReduceMax, BlockReduceMin, PairReduceSum,
     ReduceRepeat, ReduceDataBlock, ReducePairElem, Brcb, GatherMask, ReduceMin, ShiftLeft, ShiftRight,
-    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb,
+    AddRelu, SubRelu, FusedMulAdd, FusedMulAddRelu, MulAddRelu, MulAddDst, CreateVecIndex, Transpose, Sort32, MrgSort, Gatherb, TransDataTo5HD,
     COUNT
 };
 const char* vec_op_name(VecOp op);
@@ -70,6 +70,14 @@ void ub_written(const char* api, const void* p, uint64_t bytes);
 // O(log n) when all of src is written; otherwise one lookup per element.
 void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uint32_t base, uint32_t count,
                  uint32_t elemSize);
+
+// A vector instruction on n scattered 32 B blocks (TransDataTo5HD's address
+// lists): each in this block's UB and 32 B aligned; of block i it touches
+// [lo[i], lo[i] + bytes) (a half block for the 8-bit forms); initcheck of the
+// bytes read, PIPE_V hazards and initcheck marks on exactly the bytes touched;
+// `repeats` counted. write[i] tells a written block from a read one.
+void vec_blocks(const char* api, VecOp op, const void* const* blocks, const uint8_t* lo, uint32_t bytes,
+                const bool* write, size_t n, uint64_t repeats);
 
 // ---- the high-dimension (mask/repeat/stride) forms ----
 // The vector mask register and its mode, per block: Normal (a 128-bit mask of
@@ -234,6 +242,15 @@ void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, in
 // InitDetermineComputeWorkspace, WaitPreBlock, NotifyNextBlock.
 enum class DetermineStep : uint8_t { INIT, WAIT, NOTIFY };
 void determine_sync(const char* api, DetermineStep step, const GmRef& gm, const UbRef& ubWs);
+// GroupBarrier (ib_sync.cpp): the scalar stores of 1 into the first int32 of
+// each of the 50 UB blocks it reserves at the end of the UB; a poll of the
+// counter at `word` until it reads `want` (atLeast: at least), learning the
+// order its writers published; the atomic add of the reserved blocks' first
+// words to `num` counters 512 B apart from `counters` (MTE3, under the atomic
+// mode in force), publishing this block's accesses at each.
+void group_barrier_init(const char* api);
+void group_barrier_poll(const char* api, const void* word, uint32_t want, bool atLeast);
+void group_barrier_add(const char* api, void* counters, uint32_t num);
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores);
 void* user_workspace(const char* api, void* ws);
 void set_sys_workspace(void* ws);
@@ -266,6 +283,13 @@ int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t sh
 int32_t bufpool_init_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
                            uint32_t len);
 int32_t bufpool_init_tbuf(const char* api, int32_t poolId, uint8_t pos, uint32_t len);
+// A user-defined pool (EXTERN_IMPL_BUFPOOL): an empty queue, a buffer of len
+// bytes at UB address addr inside the pool for queue queId (-1: a TBuf), and
+// the pool's cursor (GetCurAddr / SetCurAddr, an absolute UB address).
+int32_t bufpool_user_queue(const char* api, int32_t poolId, uint8_t src, uint8_t dst, int32_t depth);
+int32_t bufpool_user_buffer(const char* api, int32_t poolId, int32_t queId, uint8_t pos, uint32_t addr, uint32_t len);
+uint32_t bufpool_cursor(const char* api, int32_t poolId);
+void bufpool_set_cursor(const char* api, int32_t poolId, uint32_t addr);
 void bufpool_reset(const char* api, int32_t poolId);
 void bufpool_end(int32_t poolId) noexcept;  // ~TBufPool: Reset unless the TPipe released it
 // The UB from the end of the TPipe's buffers to the end PopStackBuffer may use.

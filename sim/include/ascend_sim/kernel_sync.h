@@ -124,6 +124,16 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
                                        gmWorkspace.gm_ref(), ubWorkspace.ub_ref());
 }
 
+// The super-kernel early start between two fused operators: dav_c220 raises or
+// waits for a cross-core flag only in a super-kernel build
+// (__ASCENDC_SUPERKERNEL_EARLY_START_*) or with FORCE. A launch here is one
+// operator, run after the previous launch has ended and before the next one
+// starts, so there is no neighbour task to order against: both do nothing.
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+void SetNextTaskStart() {}
+template <bool FORCE = false>
+void WaitPreTaskEnd() {}
+
 // The memory DataSyncBarrier waits for (kernel_event.h).
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 

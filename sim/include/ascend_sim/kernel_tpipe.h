@@ -14,6 +14,10 @@ namespace AscendC {
 
 class TPipe;
 
+// A buffer handle as a user-defined pool passes it around (kernel_tensor_base.h);
+// the simulator keeps the buffers in the block's runtime, so it is only a token.
+using TBufHandle = uint8_t*;
+
 namespace sim_queue {
 constexpr bool is_ub(TPosition p) { return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC; }
 
@@ -79,6 +83,26 @@ public:
     // Waits for the release of every freed buffer (what a later AllocTensor would wait for).
     void FreeAllEvent() { ascend_sim::detail::que_free_all_events(tque ? "TQue::FreeAllEvent" : "TQueBind::FreeAllEvent", id_); }
 
+    // A user-defined pool's placement (EXTERN_IMPL_BUFPOOL, kernel_tquebind_impl.h):
+    // InitStartBufHandle starts the queue's buffers, each InitBufHandle places one
+    // at UB address curPoolAddr of the pool (len rounded up to 32 B).
+    void InitStartBufHandle(TBufHandle, uint8_t num, uint32_t) {
+        userNum_ = num;
+        userPlaced_ = 0;
+    }
+    template <class P>
+    void InitBufHandle(P* bufPool, uint32_t, TBufHandle, uint32_t curPoolAddr, uint32_t len) {
+        const char* api = tque ? "TQue::InitBufHandle" : "TQueBind::InitBufHandle";
+        if (userPlaced_ >= userNum_)
+            ascend_sim::detail::fail(api, "more buffers than InitStartBufHandle named",
+                                     "buffer %u placed after InitStartBufHandle named %u", userPlaced_ + 1u,
+                                     unsigned(userNum_));
+        if (userPlaced_ == 0)
+            id_ = ascend_sim::detail::bufpool_user_queue(api, bufPool->sim_id(), uint8_t(src), uint8_t(dst), depth);
+        ascend_sim::detail::bufpool_user_buffer(api, bufPool->sim_id(), id_, uint8_t(kPos), curPoolAddr, len);
+        ++userPlaced_;
+    }
+
     // --- simulator internals ---
     void sim_bind(int32_t id) { id_ = id; }
 
@@ -107,6 +131,7 @@ private:
                                             tque ? "TQue::FreeTensor" : "TQueBind::FreeTensor",
                                             tque ? "TQue::EnQue" : "TQueBind::EnQue", tque ? "TQue::DeQue" : "TQueBind::DeQue"};
     int32_t id_ = -1;
+    uint8_t userNum_ = 0, userPlaced_ = 0;
 };
 }  // namespace sim_queue
 
@@ -146,6 +171,18 @@ public:
         return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::GetWithOffset", id_,
                                                                       uint64_t(size) * sizeof(T), bufOffset, false),
                                          pos);
+    }
+
+    // A user-defined pool's placement (kernel_tbuf_impl.h): one buffer.
+    void InitStartBufHandle(TBufHandle, uint8_t num, uint32_t) {
+        if (num != 1)
+            ascend_sim::detail::fail("TBuf::InitStartBufHandle", "TBuf num must be 1",
+                                     "param num must be one for TBuf, current num is %u", unsigned(num));
+    }
+    template <class P>
+    void InitBufHandle(P* bufPool, uint32_t, TBufHandle, uint32_t curPoolAddr, uint32_t len) {
+        id_ = ascend_sim::detail::bufpool_user_buffer("TBuf::InitBufHandle", bufPool->sim_id(), -1, uint8_t(pos),
+                                                      curPoolAddr, len);
     }
 
     void sim_bind(int32_t id) { id_ = id; }
@@ -210,6 +247,57 @@ public:
 private:
     int32_t id_ = -1;
 };
+
+namespace sim_queue {
+// What EXTERN_IMPL_BUFPOOL adds to a user's pool class: its pool id, the buffer
+// count it keeps itself (SetCurBufSize) and its bufIDSize handle tokens.
+template <int32_t bufIDSize>
+struct UserPool {
+    static_assert(bufIDSize > 0, "EXTERN_IMPL_BUFPOOL: BUFID_SIZE must be positive");
+    int32_t id = -1;
+    uint8_t count = 0;
+    uint8_t handles[bufIDSize] = {};
+    TBufHandle handle(uint8_t offset) {
+        if (offset >= bufIDSize)
+            ascend_sim::detail::fail("GetBufHandle", "handle beyond bufIDSize",
+                                     "offset %u is outside the pool's %d buffer handles (BUFID_SIZE)",
+                                     unsigned(offset), int(bufIDSize));
+        return handles + offset;
+    }
+};
+}  // namespace sim_queue
+
+// A user-defined TBufPool (kernel_tpipe.h, the 2201 form): the class places its
+// buffers itself with GetBufHandle / GetCurAddr / InitStartBufHandle /
+// InitBufHandle / SetCurAddr / SetCurBufSize; TPipe::InitBufPool gives it UB;
+// Reset (and the destructor) waits for its freed buffers' release and leaves
+// it no UB, as TBufPool::Reset.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                                 \
+public:                                                                                                        \
+    static constexpr AscendC::TPosition poolPos = POSITION;                                                    \
+    static constexpr int bufIDSize = BUFID_SIZE;                                                               \
+    static constexpr bool isTbufPool = true;                                                                   \
+    static constexpr uint32_t kBufIDSize = BUFID_SIZE;                                                         \
+    static_assert(AscendC::sim_queue::is_ub(POSITION),                                                         \
+                  "the simulator models vector-core pools only: VECIN, VECOUT or VECCALC");                    \
+    ~EXT_BUFPOOL() { ascend_sim::detail::bufpool_end(simPool_.id); }                                           \
+    void Reset() {                                                                                             \
+        ascend_sim::detail::bufpool_reset(#EXT_BUFPOOL "::Reset", simPool_.id);                                \
+        simPool_.count = 0;                                                                                    \
+    }                                                                                                          \
+    void Init() { simPool_.count = 0; }                                                                        \
+    AscendC::TBufHandle GetBufHandle(uint8_t offset) { return simPool_.handle(offset); }                       \
+    void SetCurAddr(uint32_t curAddr) {                                                                        \
+        ascend_sim::detail::bufpool_set_cursor(#EXT_BUFPOOL "::SetCurAddr", simPool_.id, curAddr);             \
+    }                                                                                                          \
+    uint32_t GetCurAddr() { return ascend_sim::detail::bufpool_cursor(#EXT_BUFPOOL "::GetCurAddr", simPool_.id); } \
+    void SetCurBufSize(uint8_t curBufSize) { simPool_.count = curBufSize; }                                    \
+    uint8_t GetCurBufSize() { return simPool_.count; }                                                         \
+    void sim_bind(int32_t id) { simPool_.id = id; }                                                            \
+    int32_t sim_id() const { return simPool_.id; }                                                             \
+                                                                                                               \
+private:                                                                                                       \
+    AscendC::sim_queue::UserPool<BUFID_SIZE> simPool_
 
 // One live TPipe per kernel at a time: two would hand out the same UB.
 class TPipe {

@@ -520,6 +520,9 @@ inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, 
     init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
 }
 
+// queues.cpp: UB bytes below `end` not yet handed out read as 0xFF from now on.
+void fill_ub(Block& b, uint64_t end);
+
 // runtime.cpp: a polling block steps aside and stays runnable (fiber mode).
 void poll_yield(Block& b);
 

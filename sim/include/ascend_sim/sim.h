@@ -120,6 +120,14 @@ void run_kernel(const char* name, uint32_t blockDim, const std::function<void()>
 // set_soc / set_cores changed the current one since.
 void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, const std::function<void()>& body);
 
+// Stream capture (acl_compat's aclmdlRICaptureBegin): while a taker is set on
+// the calling thread, run_kernel(name, blockDim, body) hands each launch to it
+// instead of running it, unless it returns false. The body holds the launch's
+// arguments as ICPU_RUN_KF passed them, by reference: they must outlive the
+// replays. nullptr: none.
+using LaunchCapture = std::function<bool(const char* name, uint32_t blockDim, const std::function<void()>& body)>;
+void set_launch_capture(LaunchCapture capture);
+
 // Of the calling thread's most recent run_kernel (also after it threw).
 LaunchStats last_launch_stats();
 
