@@ -2,6 +2,8 @@
 // for the APIs the simulator models.
 #pragma once
 #include "register/tilingdata_base.h"
+// CANN's tiling_api.h brings the host platform API in (through matmul_tiling.h).
+#include "tiling/platform/platform_ascendc.h"
 #include "ascend_sim/adv/activation_tiling.h"
 #include "ascend_sim/adv/activation_geglu_tiling.h"
 #include "ascend_sim/adv/index_tiling.h"
