@@ -122,6 +122,7 @@ bool completed(Block& b, const GmRecord& r) {
     return r.seq <= b.hz.snapshot(P_S).c[r.pipe];
 }
 
+// Adds [lo, hi) to this epoch's flag bytes, merged with the ranges it touches.
 void add_flag_range(Launch& L, uint64_t lo, uint64_t hi) {
     auto it = L.flagRanges.upper_bound(lo);
     if (it != L.flagRanges.begin() && std::prev(it)->second >= lo) {

@@ -169,8 +169,9 @@ XTEST(a_get_value_of_a_line_dirty_in_another_block_gets_gm_as_it_was) {
         }
         first = f.GetValue(0);
         WriteGmByPassDCache<int32_t>(g.p + 32, 1);  // go
-        do DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
-        while (f.GetValue(0) != 1);
+        do {
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
+        } while (f.GetValue(0) != 1);
     });
     XCHECK_EQ(first, 0);
 }

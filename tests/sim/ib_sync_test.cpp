@@ -232,12 +232,14 @@ void handoff(float* data, float* out, int32_t* flag, Handoff h) {
         if (!h.dataAfter) raise();
         return;
     }
-    if (h.poll && h.flag == Flag::BYPASS)
+    if (h.poll && h.flag == Flag::BYPASS) {
         while (ReadGmByPassDCache<int32_t>(flag) != 1) {
         }
-    if (h.poll && h.flag == Flag::CLEAN) do
+    } else if (h.poll) {
+        do {
             clean(f);  // so that GetValue reads GM, not the line it cached
-        while (f.GetValue(0) != 1);
+        } while (f.GetValue(0) != 1);
+    }
     DataCopy(t, global(data, kN), kN);
     sim_test::sync<HardEvent::MTE2_MTE3>();
     DataCopy(global(out, kN), t, kN);
