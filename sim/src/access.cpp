@@ -157,6 +157,35 @@ void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
     if (write && b.initcheck) b.init.mark(off, off + bytes);
 }
 
+namespace {
+// A poll (a flag read again): the block steps aside for the others. Polls that
+// read the same value with nothing else done while every other block has ended
+// or waits in SyncAll can never see it change: reported, as IBWait's wait is.
+void poll_step(Block& b, const char* api, uint64_t at, const void* v, uint32_t bytes) {
+    Launch& L = *b.launch;
+    if (!L.fiberMode || L.blockDim < 2) return;
+    uint64_t value = 0;
+    std::memcpy(&value, v, std::min<uint32_t>(bytes, sizeof value));
+    const bool same = at == b.pollAt && value == b.pollValue && b.records.size() == b.pollRecords;
+    b.pollAt = at;
+    b.pollValue = value;
+    b.pollRecords = b.records.size();
+    poll_yield(b);
+    bool alone;
+    {
+        std::lock_guard<std::mutex> lk(L.mu);
+        alone = L.ended + L.arrived + 1 == L.blockDim;
+    }
+    b.pollSame = same && alone ? b.pollSame + 1 : 0;
+    constexpr uint32_t kHopeless = 1000;  // polls, so that a block that just ended is not mistaken
+    if (b.pollSame >= kHopeless)
+        fail(api, "inter-core wait never satisfied",
+             "polls GM %s, which keeps reading %llu; every other block has ended or waits in SyncAll, so nothing "
+             "can change it: the NPU would hang",
+             gm_describe(at).c_str(), (unsigned long long)value);
+}
+}  // namespace
+
 void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void* value) {
     Block& b = cur(api);
     check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
@@ -166,6 +195,7 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void
     Launch& L = *b.launch;
     const Instr in = b.hz.issue(P_S, api);
     bool poll = false;
+    uint8_t v[8];
     if (write) {
         if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
             std::lock_guard<std::mutex> lk(L.dirtyMu);
@@ -185,7 +215,6 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void
         dcache_write(b, lo, hi, value);
         add_gm_record(b, in, line << 6, (line + 1) << 6, true);  // a clean writes the whole line back
     } else {
-        uint8_t v[8];
         const bool filled = dcache_read(b, api, lo, hi, v);
         if (value) std::memcpy(value, v, bytes);
         // A clean, then a read of the line: the polling idiom; let the writer run.
@@ -197,7 +226,7 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void
         if (b.scalarReadsSeen.insert(lo * 16 + bytes).second) add_gm_record(b, in, lo, hi, false);
     }
     b.hz.access(api, in, Space::GM, lo, hi, write);
-    if (poll && L.fiberMode && L.blockDim > 1) poll_yield(b);
+    if (poll) poll_step(b, api, lo, v, bytes);
 }
 
 // ReadGmByPassDCache / WriteGmByPassDCache: a scalar access of GM itself (ld_dev /
@@ -221,8 +250,7 @@ void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool writ
         b.lastBypassRead = lo;
     }
     b.hz.access(api, in, Space::GM, lo, hi, write);
-    Launch& L = *b.launch;
-    if (poll && L.fiberMode && L.blockDim > 1) poll_yield(b);
+    if (poll) poll_step(b, api, lo, value, bytes);
 }
 
 namespace {

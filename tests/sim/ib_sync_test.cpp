@@ -306,3 +306,27 @@ XTEST(a_bypass_flag_covers_earlier_scalar_writes_only_after_data_sync_barrier) {
     XCHECK_THROWS_WITH(run_kernel("no_dsb", 2, [&] { kernel(data.p, flag.p, false); }), "GM race (blocks 0 and 1",
                        "written by block 0 (GlobalTensor::SetValue)", "read by block 1 (DataCopy)");
 }
+
+// A poll of a flag no block will write any more (block 0 has ended) is the hang
+// it would be on the NPU, through either DCache path.
+XTEST(a_poll_nothing_can_satisfy_is_reported) {
+    Gm<int32_t> flag(16, "flag");
+    flag.p[0] = 0;
+    for (bool bypass : {true, false}) {
+        XCHECK_THROWS_WITH(run_kernel("gm_poll_hang", 2,
+                                      [&] {
+                                          const auto f = global(flag.p, 16);
+                                          if (GetBlockIdx() == 0) return;
+                                          if (bypass) {
+                                              while (ReadGmByPassDCache<int32_t>(flag.p) != 1) {
+                                              }
+                                          } else {
+                                              do {
+                                                  clean(f);
+                                              } while (f.GetValue(0) != 1);
+                                          }
+                                      }),
+                           bypass ? "ReadGmByPassDCache (block 1)" : "GlobalTensor::GetValue (block 1)",
+                           "polls GM flag+0x0000, which keeps reading 0", "the NPU would hang");
+    }
+}

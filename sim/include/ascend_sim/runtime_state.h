@@ -435,6 +435,11 @@ struct Block {
     std::map<uint64_t, StaleRead> staleReads;
     uint64_t lastDcciLine = UINT64_MAX;  // the line of the last single-line clean
     uint64_t lastBypassRead = 0;         // the address of the last ReadGmByPassDCache
+    // The last poll (access.cpp): its address and value, this block's record count
+    // then, and how many polls in a row saw all that unchanged with no other block running.
+    uint64_t pollAt = 0, pollValue = 0;
+    size_t pollRecords = 0;
+    uint32_t pollSame = 0;
     uint64_t scalarDone = 0;             // PIPE_S seq at the last DataSyncBarrier<ALL or DDR>
 
     // GM records of the current SyncAll epoch
