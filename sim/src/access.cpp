@@ -2,6 +2,7 @@
 // scalar UB/GM accesses and DMA transfers, each followed by the pipe-hazard
 // bookkeeping and the counters. All O(1) or O(log n) per call.
 #include <algorithm>
+#include <cstring>
 
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
@@ -187,59 +188,100 @@ void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
     if (write && b.initcheck) b.init.mark(off, off + bytes);
 }
 
-void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write) {
+namespace {
+// A poll (a flag read again): the block steps aside for the others. Polls that
+// read the same value with nothing else done while every other block has ended
+// or waits in SyncAll can never see it change: reported, as IBWait's wait is.
+void poll_step(Block& b, const char* api, uint64_t at, const void* v, uint32_t bytes) {
+    Launch& L = *b.launch;
+    if (!L.fiberMode || L.blockDim < 2) return;
+    uint64_t value = 0;
+    std::memcpy(&value, v, std::min<uint32_t>(bytes, sizeof value));
+    const bool same = at == b.pollAt && value == b.pollValue && b.records.size() == b.pollRecords;
+    b.pollAt = at;
+    b.pollValue = value;
+    b.pollRecords = b.records.size();
+    poll_yield(b);
+    bool alone;
+    {
+        std::lock_guard<std::mutex> lk(L.mu);
+        alone = L.ended + L.arrived + 1 == L.blockDim;
+    }
+    b.pollSame = same && alone ? b.pollSame + 1 : 0;
+    constexpr uint32_t kHopeless = 1000;  // polls, so that a block that just ended is not mistaken
+    if (b.pollSame >= kHopeless)
+        fail(api, "inter-core wait never satisfied",
+             "polls GM %s, which keeps reading %llu; every other block has ended or waits in SyncAll, so nothing "
+             "can change it: the NPU would hang",
+             gm_describe(at).c_str(), (unsigned long long)value);
+}
+}  // namespace
+
+void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void* value) {
     Block& b = cur(api);
     check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
     write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
     const uint64_t line = lo >> 6;
     Launch& L = *b.launch;
-    if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
-        std::lock_guard<std::mutex> lk(L.dirtyMu);
-        auto it = L.dirtyOwner.find(line);
-        if (it != L.dirtyOwner.end() && it->second != b.idx)
-            fail(api, "GM line dirty in another core's DCache",
-                 "%s GM %s, in a 64-byte line block %u wrote with SetValue and has not cleaned "
-                 "(DataCacheCleanAndInvalid); scalar accesses of different cores must be 64 B apart",
-                 write ? "writes" : "reads", gm_describe(lo).c_str(), it->second);
-    }
+    const Instr in = b.hz.issue(P_S, api);
+    bool poll = false;
+    uint8_t v[8];
     if (write) {
+        if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
+            std::lock_guard<std::mutex> lk(L.dirtyMu);
+            auto it = L.dirtyOwner.find(line);
+            if (it != L.dirtyOwner.end() && it->second != b.idx)
+                fail(api, "GM line dirty in another core's DCache",
+                     "writes GM %s, in a 64-byte line block %u wrote with SetValue and has not cleaned "
+                     "(DataCacheCleanAndInvalid); scalar accesses of different cores must be 64 B apart",
+                     gm_describe(lo).c_str(), it->second);
+        }
         if (b.dirtyLines.insert(line).second) {
             std::lock_guard<std::mutex> lk(L.dirtyMu);
             L.dirtyOwner[line] = b.idx;
+            std::memcpy(L.dirtyOld[line].data(), reinterpret_cast<const void*>(line << 6), 64);
             L.dirtyCount.fetch_add(1, std::memory_order_relaxed);
         }
-        b.staleLines.erase(line);
-        b.cachedLines.insert(line);
-        add_gm_record(b, line << 6, (line + 1) << 6, true, api);  // a clean writes the whole line back
+        dcache_write(b, lo, hi, value);
+        add_gm_record(b, in, line << 6, (line + 1) << 6, true);  // a clean writes the whole line back
     } else {
-        if (b.staleLines.count(line))
-            fail(api, "stale DCache line",
-                 "reads GM %s from a DCache line cached before it was overwritten (by this block's MTE3 or "
-                 "WriteGmByPassDCache, or by another block before a SyncAll); DataCacheCleanAndInvalid the line "
-                 "before reading",
-                 gm_describe(lo).c_str());
-        b.cachedLines.insert(line);
+        const bool filled = dcache_read(b, api, lo, hi, v);
+        if (value) std::memcpy(value, v, bytes);
+        // A clean, then a read of the line: the polling idiom; let the writer run.
+        poll = filled && line == b.lastDcciLine;
+        if (poll) b.lastDcciLine = UINT64_MAX;
         // One race record per distinct scalar read range and epoch: a gather such as
         // weight[t_i] repeats a few addresses thousands of times, and identical read
         // records are redundant for the race check.
-        if (b.scalarReadsSeen.insert(lo * 16 + bytes).second) add_gm_record(b, lo, hi, false, api);
+        if (b.scalarReadsSeen.insert(lo * 16 + bytes).second) add_gm_record(b, in, lo, hi, false);
     }
-    const Instr in = b.hz.issue(P_S, api);
     b.hz.access(api, in, Space::GM, lo, hi, write);
+    if (poll) poll_step(b, api, lo, v, bytes);
 }
 
 // ReadGmByPassDCache / WriteGmByPassDCache: a scalar access of GM itself (ld_dev /
-// st_dev), which neither fills nor cleans a DCache line.
-void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write) {
+// st_dev), which neither fills nor cleans a DCache line. Both are GM flag accesses
+// (ib_sync.cpp); a read of the address the last one read is a poll: the writer runs.
+void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write, void* value) {
     Block& b = cur(api);
     check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
     write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
-    dcache_on_bypass(b, api, lo, hi, write);
-    add_gm_record(b, lo, hi, write, api);
     const Instr in = b.hz.issue(P_S, api);
+    dcache_on_bypass(b, api, lo, hi, write);
+    bool poll = false;
+    if (write) {
+        add_gm_record(b, in, lo, hi, true);
+        gm_flag_write(b, lo, hi, value);
+    } else {
+        gm_flag_read(b, lo, hi, static_cast<uint8_t*>(value), nullptr);
+        add_gm_record(b, in, lo, hi, false);
+        poll = lo == b.lastBypassRead;
+        b.lastBypassRead = lo;
+    }
     b.hz.access(api, in, Space::GM, lo, hi, write);
+    if (poll) poll_step(b, api, lo, value, bytes);
 }
 
 namespace {
@@ -280,11 +322,11 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
         ++b.ctr.dmaOut;
     }
     const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
+    const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     rows.each([&](uint64_t lo, uint64_t hi) {
         dcache_on_dma(b, api, lo, hi, toUb);
-        add_gm_record(b, lo, hi, !toUb, api, toUb ? 0 : b.atomic.code());
+        add_gm_record(b, in, lo, hi, !toUb, toUb ? 0 : b.atomic.code());
     });
-    const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     if (toUb) {
         rows.each([&](uint64_t lo, uint64_t hi) { b.hz.access(api, in, Space::GM, lo, hi, false); });
         b.hz.access(api, in, Space::UB, off, off + ubSpan, true);

@@ -1,8 +1,15 @@
 // The per-core scalar data cache (32 KiB, 64-byte lines) as far as it matters
 // for correctness: GlobalTensor::SetValue stays in the cache (dirty) until
 // DataCacheCleanAndInvalid; GetValue may keep a line that MTE3 or another core
-// later overwrites (stale). The simulator writes through immediately and
-// reports the accesses whose result would differ on the NPU.
+// later overwrites (stale). The simulator writes GM through immediately, keeps
+// each cached line's bytes as filled, and reports the accesses whose result
+// would differ on the NPU. A stale GetValue returns what the NPU returns (the
+// line as cached, or GM as it was before another core's uncleaned SetValue);
+// it is reported only if the kernel reaches its next SyncAll or its end without
+// cleaning the line and reading it again: a kernel that polls through its DCache
+// (clean, read, retry) reads stale values by design.
+#include <cstring>
+
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
@@ -16,12 +23,14 @@ void lines_in(const LineSet& set, uint64_t loLine, uint64_t hiLine, F f) {
     for (auto it = set.lower_bound(loLine); it != set.end() && *it <= hiLine; ++it) f(*it);
 }
 
-void drop_dirty(Block& b, uint64_t line) {
-    if (!b.dirtyLines.erase(line)) return;
+bool drop_dirty(Block& b, uint64_t line) {
+    if (!b.dirtyLines.erase(line)) return false;
     Launch& L = *b.launch;
     std::lock_guard<std::mutex> lk(L.dirtyMu);
     L.dirtyOwner.erase(line);
+    L.dirtyOld.erase(line);
     L.dirtyCount.fetch_sub(1, std::memory_order_relaxed);
+    return true;
 }
 
 void drop_all_dirty(Block& b) {
@@ -70,15 +79,88 @@ void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool 
     uncached_access(b, api, lo, hi, write, write ? "writes (bypassing the DCache)" : "reads (bypassing the DCache)");
 }
 
+namespace {
+// Fills the line from GM (or from what GM held before another core's uncleaned
+// SetValue, naming that in why) as a GM flag read.
+std::array<uint8_t, 64>& fill(Block& b, uint64_t line, std::string* why) {
+    Launch& L = *b.launch;
+    std::array<uint8_t, 64> old;
+    const uint8_t* from = nullptr;
+    if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
+        std::lock_guard<std::mutex> lk(L.dirtyMu);
+        auto it = L.dirtyOwner.find(line);
+        if (it != L.dirtyOwner.end() && it->second != b.idx) {
+            old = L.dirtyOld[line];
+            from = old.data();
+            if (why)
+                *why = "in a 64-byte line block " + std::to_string(it->second) +
+                       " wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid), so it gets what GM "
+                       "held before";
+        }
+    }
+    std::array<uint8_t, 64>& c = b.lineCopy[line];
+    gm_flag_read(b, line << 6, (line + 1) << 6, c.data(), from);
+    b.cachedLines.insert(line);
+    return c;
+}
+
+// The first stale read of a line not cleaned and read again is reported at the
+// next SyncAll or kernel end (`where`).
+void check_stale_reads(Block& b, const char* where) {
+    if (b.staleReads.empty()) return;
+    const Block::StaleRead* first = &b.staleReads.begin()->second;
+    for (const auto& [line, r] : b.staleReads)
+        if (r.at < first->at) first = &r;
+    fail(first->op, "stale DCache line",
+         "reads GM %s %s; the block reached %s without cleaning the line (DataCacheCleanAndInvalid) and reading "
+         "it again, so the stale value is what it used",
+         gm_describe(first->at).c_str(), first->why.c_str(), where);
+}
+}  // namespace
+
+bool dcache_read(Block& b, const char* api, uint64_t lo, uint64_t hi, uint8_t* out) {
+    const uint64_t line = lo >> 6, off = lo & 63;
+    std::string why;
+    auto it = b.lineCopy.find(line);
+    const bool filled = it == b.lineCopy.end();
+    const std::array<uint8_t, 64>& c = filled ? fill(b, line, &why) : it->second;
+    if (!filled && b.staleLines.count(line))
+        why = "from a DCache line cached before it was overwritten (by this block's MTE3 or WriteGmByPassDCache, "
+              "or by another block before a SyncAll)";
+    else if (!filled && std::memcmp(c.data() + off, reinterpret_cast<const void*>(lo), hi - lo))
+        why = "from a DCache line cached before another block wrote it";
+    std::memcpy(out, c.data() + off, hi - lo);
+    auto s = b.staleReads.find(line);
+    if (s != b.staleReads.end() && s->second.cleaned && filled) {  // read again after a clean
+        b.staleReads.erase(s);
+        s = b.staleReads.end();
+    }
+    if (!why.empty() && s == b.staleReads.end()) b.staleReads.emplace(line, Block::StaleRead{lo, api, why});
+    return filled;
+}
+
+void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
+    const uint64_t line = lo >> 6;
+    // A write refreshes a stale line: the model keeps no partly stale lines.
+    if (b.staleLines.erase(line)) b.lineCopy.erase(line);
+    std::memcpy(reinterpret_cast<void*>(lo), v, hi - lo);
+    // The line as this block now holds it: GM's bytes where it had no copy yet.
+    const auto [it, added] = b.lineCopy.try_emplace(line);
+    if (added) std::memcpy(it->second.data(), reinterpret_cast<const void*>(line << 6), 64);
+    else std::memcpy(it->second.data() + (lo & 63), v, hi - lo);
+    b.cachedLines.insert(line);
+}
+
 // DataCachePreload: the line holding g.p is fetched into this block's DCache,
 // unless it is there already (a stale copy stays stale).
 void dcache_preload(const char* api, const GmRef& g) {
     Block& b = cur(api);
     const uint64_t line = reinterpret_cast<uint64_t>(g.p) >> 6;
-    if (!b.staleLines.count(line)) b.cachedLines.insert(line);
+    if (!b.lineCopy.count(line)) fill(b, line, nullptr);
 }
 
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {
+    check_stale_reads(b, "a SyncAll");
     if (b.cachedLines.empty()) return;
     for (size_t blk = 0; blk < all.size(); ++blk) {
         if (blk == b.idx) continue;
@@ -94,23 +176,39 @@ void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {
     }
 }
 
-void dcci(const char* api, const void* gm, bool entire) {
-    Block& b = cur(api);
-    if (entire) {
-        drop_all_dirty(b);
-        b.cachedLines.clear();
-        b.staleLines.clear();
-        return;
-    }
-    const uint64_t line = reinterpret_cast<uint64_t>(gm) >> 6;
-    drop_dirty(b, line);
+namespace {
+// The clean of one line. A dirty line's write-back is a scalar GM write of the
+// line (recorded anew: it reaches GM only now) and a GM flag write.
+void clean_line(Block& b, const char* api, uint64_t line) {
     b.cachedLines.erase(line);
     b.staleLines.erase(line);
+    b.lineCopy.erase(line);
+    auto s = b.staleReads.find(line);
+    if (s != b.staleReads.end()) s->second.cleaned = true;
+    if (!drop_dirty(b, line)) return;
+    add_gm_record(b, b.hz.issue(P_S, api), line << 6, (line + 1) << 6, true);
+    gm_flag_write(b, line << 6, (line + 1) << 6, nullptr);
+}
+}  // namespace
+
+void dcci(const char* api, const void* gm, bool entire) {
+    Block& b = cur(api);
+    if (!entire) {
+        b.lastDcciLine = reinterpret_cast<uint64_t>(gm) >> 6;
+        return clean_line(b, api, b.lastDcciLine);
+    }
+    std::vector<uint64_t> lines;
+    for (const auto& [line, bytes] : b.lineCopy) lines.push_back(line);
+    lines.insert(lines.end(), b.dirtyLines.begin(), b.dirtyLines.end());
+    for (uint64_t l : lines) clean_line(b, api, l);
 }
 
 // A kernel compiled as one operator ends with a whole-DCache DataCacheCleanAndInvalid
 // the compiler adds (asc-devkit docs, SuperKernel/算子适配说明.md), so lines still
 // dirty are written back, not lost.
-void dcache_end(Block& b) { drop_all_dirty(b); }
+void dcache_end(Block& b) {
+    check_stale_reads(b, "the kernel end");
+    drop_all_dirty(b);
+}
 
 }  // namespace ascend_sim::detail

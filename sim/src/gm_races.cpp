@@ -1,7 +1,9 @@
 // Inter-block GM races: within one SyncAll epoch, a write by one block and a
 // read or write by another of overlapping bytes, unless an IBSet/IBWait pair
-// orders them (the writer's access before its IBSet, the other's after the
-// IBWait that saw it). Writes under the same atomic
+// or a GM flag orders them (the writer's access before its IBSet, the other's
+// after the IBWait that saw it; ib_sync.cpp). A scalar read and a scalar write
+// of a GM flag's own bytes do not race: polling a flag another block writes is
+// how the flag works (two writes of it still do). Writes under the same atomic
 // mode (SetAtomicAdd<float> in both blocks, say) commute and do not race each
 // other; they race plain accesses and writes under another mode. Checked at
 // each SyncAll and at kernel end from the recorded intervals: sort (each block
@@ -14,7 +16,7 @@
 
 namespace ascend_sim::detail {
 
-void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op, uint8_t atomic) {
+void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic) {
     // Streaming: extend a recent record of the same kind that this range continues
     // (exact: the record becomes the union of two touching intervals). Looking a few
     // records back keeps interleaved streams (logProb in, out back, per-row inputs)
@@ -23,12 +25,14 @@ void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* o
     const size_t n = b.records.size();
     for (size_t k = 1; k <= kLookBack && k <= n; ++k) {
         GmRecord& r = b.records[n - k];
-        if (r.write == write && r.atomic == atomic && r.seg == b.seg && lo >= r.lo && lo <= r.hi) {
+        if (r.write == write && r.atomic == atomic && r.pipe == in.pipe && r.seg == b.seg && r.pub == b.seg &&
+            lo >= r.lo && lo <= r.hi) {
             if (hi > r.hi) r.hi = hi;
+            r.seq = in.seq;
             return;
         }
     }
-    b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, op, b.seg});
+    b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, in.op, b.seg, b.seg, uint8_t(in.pipe), in.seq});
 }
 
 namespace {
@@ -120,13 +124,23 @@ namespace {
                        ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
                        access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
                        access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
-                       (L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") + " in between";
+                       (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
+                                      : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
+                       " in between";
     throw SimViolation(api, a.block, "inter-block GM race", what);
 }
 
-// Did x happen before y, or y before x, through IBSet/IBWait pairs?
+// Did x happen before y, or y before x, through IBSet/IBWait pairs or GM flags?
 bool ordered(const GmRecord& x, const GmRecord& y, const Launch& L) {
-    return L.ibClock[y.block][y.seg][x.block] > x.seg || L.ibClock[x.block][x.seg][y.block] > y.seg;
+    return L.ibClock[y.block][y.seg][x.block] > x.pub || L.ibClock[x.block][x.seg][y.block] > y.pub;
+}
+
+// A scalar read and a scalar write of bytes inside one GM flag written this epoch.
+bool flag_pair(const GmRecord& x, const GmRecord& y, const Launch& L) {
+    if (x.pipe != P_S || y.pipe != P_S || x.write == y.write || L.flagRanges.empty()) return false;
+    const uint64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+    auto it = L.flagRanges.upper_bound(lo);
+    return it != L.flagRanges.begin() && std::prev(it)->second >= hi;
 }
 
 // With inter-core flags in play the furthest-reaching interval of another block
@@ -140,7 +154,8 @@ void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L)
             if (o->hi > r.lo) live[n++] = o;
         live.resize(n);
         for (const GmRecord* o : live)
-            if (o->block != r.block && kinds_conflict(kind_of(*o), kind_of(r)) && !ordered(*o, r, L))
+            if (o->block != r.block && kinds_conflict(kind_of(*o), kind_of(r)) && !ordered(*o, r, L) &&
+                !flag_pair(*o, r, L))
                 report(api, *o, r, L);
         live.push_back(&r);
     }
@@ -149,7 +164,11 @@ void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L)
 
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
     const std::vector<GmRecord> all = merged(perBlock);
-    if (L.ibUsed) return check_ordered(api, all, L);
+    if (L.ibUsed) {
+        check_ordered(api, all, L);
+        L.flagRanges.clear();  // the next epoch learns its own
+        return;
+    }
     Top top[kKinds][2];
     uint32_t seen = 0;  // bit k: top[k] holds a record
     for (const GmRecord& r : all) {

@@ -17,6 +17,18 @@
 // write, no word can change any more: the wait is reported (the NPU would
 // hang). The words order GM accesses for the race check: a write leaves the
 // writer's clock at the word's address, a successful poll learns it.
+//
+// GM flags written and polled by the kernel itself order them the same way
+// (release and acquire, TSan's reads-from rule): a flag-like write
+// (WriteGmByPassDCache, or the DataCacheCleanAndInvalid that writes a line
+// SetValue dirtied back) publishes this block's accesses so far that have
+// completed; a flag-like read (ReadGmByPassDCache, or a GetValue that fills its
+// line from GM) that sees the bytes such a write left learns them. Completed,
+// on A2: a scalar GM access before a DataSyncBarrier<ALL or DDR> (the scalar
+// unit orders its GM accesses only through it: DataSyncBarrier(ISASI).md, and
+// WriteGmByPassDCache(ISASI).md for a clean and a bypass write); a DMA the
+// scalar unit has waited for (WaitFlag<MTE3_S>, PipeBarrier<PIPE_ALL>). An
+// access still in flight is published by a later flag write, once complete.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -95,9 +107,8 @@ void learn(Launch& L, Block& b, uint64_t at) {
     ++b.seg;
 }
 
-// A write of the word at `at`: its readers learn this block's accesses so far.
-void publish(Launch& L, Block& b, uint64_t at) {
-    std::vector<uint32_t>& w = L.ibFlagClock[at];
+// A write of a flag: w, the clock it leaves, gets this block's accesses so far.
+void publish_into(Launch& L, Block& b, std::vector<uint32_t>& w) {
     const std::vector<uint32_t>& mine = L.ibClock[b.idx].back();
     w.resize(mine.size(), 0);
     for (size_t i = 0; i < w.size(); ++i) w[i] = std::max(w[i], mine[i]);
@@ -105,6 +116,31 @@ void publish(Launch& L, Block& b, uint64_t at) {
     L.ibClock[b.idx].push_back(mine);
     ++b.seg;
     ++L.ibProgress;
+}
+
+// A write of the word at `at`: its readers learn this block's accesses so far.
+void publish(Launch& L, Block& b, uint64_t at) { publish_into(L, b, L.ibFlagClock[at]); }
+
+// Has this block's access r reached GM, as far as its scalar unit knows?
+bool completed(Block& b, const GmRecord& r) {
+    if (r.pipe == P_S) return r.seq <= b.scalarDone;
+    return r.seq <= b.hz.snapshot(P_S).c[r.pipe];
+}
+
+// Adds [lo, hi) to this epoch's flag bytes, merged with the ranges it touches.
+void add_flag_range(Launch& L, uint64_t lo, uint64_t hi) {
+    auto it = L.flagRanges.upper_bound(lo);
+    if (it != L.flagRanges.begin() && std::prev(it)->second >= lo) {
+        --it;
+        lo = it->first;
+        hi = std::max(hi, it->second);
+        it = L.flagRanges.erase(it);
+    }
+    while (it != L.flagRanges.end() && it->first <= hi) {
+        hi = std::max(hi, it->second);
+        it = L.flagRanges.erase(it);
+    }
+    L.flagRanges.emplace(lo, hi);
 }
 
 int32_t word_at(const uint8_t* p, uint64_t i) {
@@ -128,6 +164,62 @@ uint64_t ub_workspace(const char* api, Block& b, const UbRef& ub, uint64_t bytes
     return off;
 }
 }  // namespace
+
+void gm_flag_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
+    Launch& L = *b.launch;
+    auto* gm = reinterpret_cast<uint8_t*>(lo);
+    std::lock_guard<std::mutex> lk(L.mu);
+    if (v) std::memcpy(gm, v, hi - lo);
+    if (L.blockDim < 2) return;
+    ensure_clocks(L);
+    L.gmFlagsUsed = true;
+    // What is still in flight is not covered: it counts from the next segment on.
+    for (GmRecord& r : b.records)
+        if (r.pub <= b.seg && !completed(b, r)) r.pub = b.seg + 1;
+    for (auto it = L.gmFlags.lower_bound(lo); it != L.gmFlags.end() && it->first < hi;) it = L.gmFlags.erase(it);
+    auto before = L.gmFlags.lower_bound(lo);
+    if (before != L.gmFlags.begin() && std::prev(before)->second.hi > lo) L.gmFlags.erase(std::prev(before));
+    Launch::GmFlag& f = L.gmFlags[lo];
+    f.hi = hi;
+    f.block = b.idx;
+    f.bytes.assign(gm, gm + (hi - lo));
+    publish_into(L, b, f.clock);
+    add_flag_range(L, lo, hi);
+}
+
+void gm_flag_read(Block& b, uint64_t lo, uint64_t hi, uint8_t* out, const uint8_t* from) {
+    Launch& L = *b.launch;
+    if (!from) from = reinterpret_cast<const uint8_t*>(lo);
+    if (!L.gmFlagsUsed.load(std::memory_order_relaxed)) {
+        std::memcpy(out, from, hi - lo);
+        return;
+    }
+    std::lock_guard<std::mutex> lk(L.mu);
+    std::memcpy(out, from, hi - lo);
+    std::vector<uint32_t> c = L.ibClock[b.idx].back();
+    bool learned = false;
+    auto it = L.gmFlags.upper_bound(lo);
+    if (it != L.gmFlags.begin()) --it;
+    for (; it != L.gmFlags.end() && it->first < hi; ++it) {
+        const Launch::GmFlag& f = it->second;
+        const uint64_t a = std::max(lo, it->first), e = std::min(hi, f.hi);
+        if (a >= e || f.block == b.idx || std::memcmp(out + (a - lo), f.bytes.data() + (a - it->first), e - a))
+            continue;  // not a write by another block that this read sees
+        for (size_t i = 0; i < c.size(); ++i)
+            if (f.clock[i] > c[i]) {
+                c[i] = f.clock[i];
+                learned = true;
+            }
+    }
+    if (!learned) return;
+    L.ibClock[b.idx].push_back(std::move(c));
+    ++b.seg;
+}
+
+void data_sync_barrier_gm(const char* api) {
+    Block& b = cur(api);
+    b.scalarDone = b.hz.snapshot(P_S).c[P_S];
+}
 
 void ib_flag(const char* api, bool set, const GmRef& flag, const UbRef& ubWs, int32_t blockIdx, int32_t eventID) {
     Block& b = cur(api);

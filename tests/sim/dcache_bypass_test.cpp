@@ -88,16 +88,92 @@ XTEST(data_cache_preload_caches_the_line) {
     XCHECK_THROWS_WITH(kernel(true), "GlobalTensor::GetValue (block 0)", "cached before it was overwritten");
 }
 
-XTEST(bypass_accesses_of_two_blocks_race_without_sync_all) {
+// A bypass read and write of one word by two blocks are a GM flag and its poll
+// (ib_sync.cpp), not a race; two writes of it, or a DMA of it, still race.
+XTEST(bypass_writes_of_two_blocks_race_without_sync_all) {
     Gm<int32_t> g(16, "g");
     std::memset(g.p, 0, 64);
-    XCHECK_THROWS_WITH(run_kernel("bypass_race", 2,
+    run_kernel("bypass_flag", 2, [&] {
+        if (GetBlockIdx() == 0) WriteGmByPassDCache<int32_t>(g.p, 1);
+        else (void)ReadGmByPassDCache<int32_t>(g.p);
+    });
+    XCHECK_THROWS_WITH(run_kernel("bypass_race", 2, [&] { WriteGmByPassDCache<int32_t>(g.p, 1); }),
+                       "GM race (blocks 0 and 1", "written by block 0 (WriteGmByPassDCache)",
+                       "written by block 1 (WriteGmByPassDCache)");
+    XCHECK_THROWS_WITH(run_kernel("bypass_dma_race", 2,
                                   [&] {
+                                      sim_test::Calc c(64);
                                       if (GetBlockIdx() == 0) WriteGmByPassDCache<int32_t>(g.p, 1);
-                                      else (void)ReadGmByPassDCache<int32_t>(g.p);
+                                      else DataCopy(c.get<int32_t>(), sim_test::global(g.p, 16), 16);
                                   }),
                        "GM race (blocks 0 and 1", "written by block 0 (WriteGmByPassDCache)",
-                       "read by block 1 (ReadGmByPassDCache)");
+                       "read by block 1 (DataCopy)");
+}
+
+// Block 1 caches the flag's line, waits (bypassing the DCache) until block 0 has
+// raised the flag, and reads it through the DCache: stale, the cached 0 (what
+// the NPU returns). Cleaning the line and reading again is the retry that makes
+// the stale read harmless; a kernel that ends on the stale value is reported.
+XTEST(a_stale_get_value_read_again_after_a_clean_is_not_reported) {
+    Gm<int32_t> g(32, "flag");  // the flag, and 64 B on a word block 1 raises once it has cached the flag
+    const auto kernel = [&](bool retry, int32_t* seen) {
+        const auto f = sim_test::global(g.p, 16);
+        if (GetBlockIdx() == 0) {
+            while (ReadGmByPassDCache<int32_t>(g.p + 16) != 1) {
+            }
+            WriteGmByPassDCache<int32_t>(g.p, 1);
+            return;
+        }
+        (void)f.GetValue(0);  // caches the line: 0
+        WriteGmByPassDCache<int32_t>(g.p + 16, 1);
+        while (ReadGmByPassDCache<int32_t>(g.p) != 1) {
+        }
+        seen[0] = f.GetValue(0);
+        if (!retry) return;
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
+        seen[1] = f.GetValue(0);
+    };
+    for (uint32_t threads : {1u, 2u}) {
+        ascend_sim::set_threads(threads);
+        int32_t seen[2] = {-1, -1};
+        std::memset(g.p, 0, 32 * sizeof(int32_t));
+        run_kernel("retry", 2, [&] { kernel(true, seen); });
+        XCHECK_EQ(seen[0], 0);
+        XCHECK_EQ(seen[1], 1);
+        std::memset(g.p, 0, 32 * sizeof(int32_t));
+        XCHECK_THROWS_WITH(run_kernel("no_retry", 2, [&] { kernel(false, seen); }),
+                           "GlobalTensor::GetValue (block 1)", "reads GM flag+0x0000 from a DCache line cached before "
+                           "another block wrote it", "reached the kernel end without cleaning the line");
+    }
+    ascend_sim::set_threads(0);
+}
+
+// Block 1 reads a line block 0 holds dirty (SetValue, not yet cleaned): it gets
+// GM as it was, 0; it cleans and reads again until block 0's clean has written
+// the 1 back (the poll of asc-devkit's gm_by_dcache example).
+XTEST(a_get_value_of_a_line_dirty_in_another_block_gets_gm_as_it_was) {
+    Gm<int32_t> g(48, "g");  // flag, ready and go: 64 B apart
+    std::memset(g.p, 0, 48 * sizeof(int32_t));
+    int32_t first = -1;
+    run_kernel("dirty_poll", 2, [&] {
+        const auto f = sim_test::global(g.p, 16);
+        if (GetBlockIdx() == 0) {
+            f.SetValue(0, 1);
+            WriteGmByPassDCache<int32_t>(g.p + 16, 1);  // ready: the line is dirty now
+            while (ReadGmByPassDCache<int32_t>(g.p + 32) != 1) {
+            }
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
+            return;
+        }
+        while (ReadGmByPassDCache<int32_t>(g.p + 16) != 1) {
+        }
+        first = f.GetValue(0);
+        WriteGmByPassDCache<int32_t>(g.p + 32, 1);  // go
+        do {
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
+        } while (f.GetValue(0) != 1);
+    });
+    XCHECK_EQ(first, 0);
 }
 
 XTEST(ub_data_cache_clean_and_invalid_is_accepted) {

@@ -194,3 +194,139 @@ XTEST(determine_compute_is_checked) {
                        "WaitPreBlock (block 2)", "waits for the slots of the blocks before 2 to read 1",
                        "the NPU would hang");
 }
+
+// ---- GM flags the kernel writes and polls itself ----
+// Block 0 writes kN floats by DMA and raises a flag; block 1 waits for the flag,
+// then copies the data to out. A flag write publishes what its block has
+// completed, a read that sees it learns that (ib_sync.cpp).
+namespace {
+enum class Flag { BYPASS, CLEAN };  // WriteGmByPassDCache / SetValue + DataCacheCleanAndInvalid
+struct Handoff {
+    Flag flag = Flag::BYPASS;
+    bool waitDma = true;    // block 0 waits for its data DMA (MTE3_S) before raising the flag
+    bool poll = true;       // block 1 waits for the flag
+    bool dataAfter = false; // block 0 raises the flag first, then writes the data
+};
+
+void clean(const GlobalTensor<int32_t>& f) {
+    DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(f);
+}
+
+void handoff(float* data, float* out, int32_t* flag, Handoff h) {
+    sim_test::Calc c(kN * sizeof(float));
+    auto t = c.get<float>();
+    const auto f = global(flag, 16);
+    if (GetBlockIdx() == 0) {
+        const auto raise = [&] {
+            if (h.flag == Flag::BYPASS) {
+                WriteGmByPassDCache<int32_t>(flag, 1);
+            } else {
+                f.SetValue(0, 1);
+                clean(f);  // the write-back is the flag write
+            }
+        };
+        if (h.dataAfter) raise();
+        sim_test::fill_for_mte3(t, 5.0f, kN);
+        DataCopy(global(data, kN), t, kN);
+        if (h.waitDma) sim_test::sync<HardEvent::MTE3_S>();
+        if (!h.dataAfter) raise();
+        return;
+    }
+    if (h.poll && h.flag == Flag::BYPASS) {
+        while (ReadGmByPassDCache<int32_t>(flag) != 1) {
+        }
+    } else if (h.poll) {
+        do {
+            clean(f);  // so that GetValue reads GM, not the line it cached
+        } while (f.GetValue(0) != 1);
+    }
+    DataCopy(t, global(data, kN), kN);
+    sim_test::sync<HardEvent::MTE2_MTE3>();
+    DataCopy(global(out, kN), t, kN);
+}
+
+void run_handoff(Handoff h) {
+    Gm<float> data(kN, "data"), out(kN, "out");
+    Gm<int32_t> flag(16, "flag");
+    flag.p[0] = 0;
+    run_kernel("gm_flag", 2, [&] { handoff(data.p, out.p, flag.p, h); });
+    for (int32_t e = 0; e < kN; ++e) XCHECK_EQ(out.p[e], 5.0f);
+}
+}  // namespace
+
+XTEST(a_gm_flag_orders_the_blocks) {
+    for (int autoSync : {1, 0})
+        for (Flag f : {Flag::BYPASS, Flag::CLEAN})
+            for (uint32_t threads : {1u, 2u}) {  // one host thread: the poll must let block 0 run
+                sim_test::AutoSync mode(autoSync);
+                ascend_sim::set_threads(threads);
+                run_handoff({f});
+            }
+    ascend_sim::set_threads(0);
+}
+
+XTEST(a_gm_flag_does_not_order_what_it_does_not_cover) {
+    const char* race[] = {"GM race (blocks 0 and 1", "written by block 0 (DataCopy)", "read by block 1 (DataCopy)",
+                          "no SyncAll, IBSet/IBWait pair or GM flag in between"};
+    for (int autoSync : {1, 0})
+        for (Flag f : {Flag::BYPASS, Flag::CLEAN}) {
+            sim_test::AutoSync mode(autoSync);
+            Handoff noWait{f}, inFlight{f}, after{f};
+            noWait.poll = false;       // block 1 never waits for the flag
+            inFlight.waitDma = false;  // the data DMA may not have reached GM when the flag does
+            after.dataAfter = true;    // block 1 sees the flag, the data comes later
+            for (const Handoff& h : {noWait, inFlight, after})
+                XCHECK_THROWS_WITH(run_handoff(h), race[0], race[1], race[2], race[3]);
+        }
+}
+
+// WriteGmByPassDCache(ISASI).md: a clean and a bypass write are not ordered
+// without DataSyncBarrier; a flag raised without it does not cover the line the
+// clean wrote back.
+XTEST(a_bypass_flag_covers_earlier_scalar_writes_only_after_data_sync_barrier) {
+    const auto kernel = [](float* data, int32_t* flag, bool dsb) {
+        const auto d = global(data, kN);
+        if (GetBlockIdx() == 0) {
+            d.SetValue(0, 7.0f);
+            DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(d);
+            if (dsb) DataSyncBarrier<MemDsbT::DDR>();
+            WriteGmByPassDCache<int32_t>(flag, 1);
+            return;
+        }
+        while (ReadGmByPassDCache<int32_t>(flag) != 1) {
+        }
+        sim_test::Calc c(kN * sizeof(float));
+        DataCopy(c.get<float>(), d, kN);
+    };
+    Gm<float> data(kN, "data");
+    Gm<int32_t> flag(16, "flag");
+    flag.p[0] = 0;
+    run_kernel("dsb", 2, [&] { kernel(data.p, flag.p, true); });
+    flag.p[0] = 0;
+    XCHECK_THROWS_WITH(run_kernel("no_dsb", 2, [&] { kernel(data.p, flag.p, false); }), "GM race (blocks 0 and 1",
+                       "written by block 0 (GlobalTensor::SetValue)", "read by block 1 (DataCopy)");
+}
+
+// A poll of a flag no block will write any more (block 0 has ended) is the hang
+// it would be on the NPU, through either DCache path.
+XTEST(a_poll_nothing_can_satisfy_is_reported) {
+    Gm<int32_t> flag(16, "flag");
+    flag.p[0] = 0;
+    for (bool bypass : {true, false}) {
+        XCHECK_THROWS_WITH(run_kernel("gm_poll_hang", 2,
+                                      [&] {
+                                          const auto f = global(flag.p, 16);
+                                          if (GetBlockIdx() == 0) return;
+                                          if (bypass) {
+                                              while (ReadGmByPassDCache<int32_t>(flag.p) != 1) {
+                                              }
+                                          } else {
+                                              do {
+                                                  clean(f);
+                                              } while (f.GetValue(0) != 1);
+                                          }
+                                      }),
+                           bypass ? "ReadGmByPassDCache (block 1)" : "GlobalTensor::GetValue (block 1)",
+                           "polls GM flag+0x0000, which keeps reading 0", "the NPU would hang");
+    }
+}

@@ -176,8 +176,12 @@ struct GmRef {
     const void* ori;    // SetGlobalBuffer address
     uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
 };
-void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write);
-void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write);
+// A scalar GM access of `bytes` at g.p: a write stores the bytes at value, a read
+// copies what it returns there (nullptr: the caller reads GM itself).
+void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void* value);
+void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool write, void* value);
+// DataSyncBarrier<ALL or DDR>: this block's scalar GM accesses so far have completed.
+void data_sync_barrier_gm(const char* api);
 void dcache_preload(const char* api, const GmRef& g);
 std::string gm_describe(uint64_t addr);  // "logProb+0x40" or "0x7f..."
 void dcci(const char* api, const void* gm, bool entire);

@@ -34,25 +34,25 @@ constexpr bool bypass_type() {
 }
 }  // namespace sim_cache
 
-// st_dev: writes GM directly; a DCache copy of the line goes stale.
+// st_dev: writes GM directly; a DCache copy of the line goes stale. A GM flag
+// write: it publishes this block's completed accesses (ib_sync.cpp).
 template <typename T>
 void WriteGmByPassDCache(__gm__ T* addr, T value) {
     static_assert(sim_cache::bypass_type<T>(),
                   "WriteGmByPassDCache: A2/A3 support int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, "
                   "int64_t and uint64_t");
-    ascend_sim::detail::scalar_gm_bypass("WriteGmByPassDCache", {addr, addr, 0}, sizeof(T), true);
-    std::memcpy(addr, &value, sizeof(T));
+    ascend_sim::detail::scalar_gm_bypass("WriteGmByPassDCache", {addr, addr, 0}, sizeof(T), true, &value);
 }
 
-// ld_dev: reads GM directly, past any DCache copy of the line.
+// ld_dev: reads GM directly, past any DCache copy of the line; seeing a GM flag
+// write, it learns what that write published.
 template <typename T>
 T ReadGmByPassDCache(__gm__ T* addr) {
     static_assert(sim_cache::bypass_type<T>(),
                   "ReadGmByPassDCache: A2/A3 support int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, "
                   "int64_t and uint64_t");
-    ascend_sim::detail::scalar_gm_bypass("ReadGmByPassDCache", {addr, addr, 0}, sizeof(T), false);
     T v;
-    std::memcpy(&v, addr, sizeof(T));
+    ascend_sim::detail::scalar_gm_bypass("ReadGmByPassDCache", {addr, addr, 0}, sizeof(T), false, &v);
     return v;
 }
 

@@ -138,10 +138,14 @@ void WaitPreTaskEnd() {}
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 
 // dsb: later instructions wait for the memory accesses issued before it. The
-// simulator's scalar unit completes each access before the next, so there is
-// nothing left to wait for.
+// simulator's scalar unit completes each access before the next; what the
+// barrier adds is the order GM flags rely on: the scalar GM accesses before it
+// count as complete when a later flag write publishes (ib_sync.cpp).
 template <MemDsbT arg0>
-void DataSyncBarrier() {}
+void DataSyncBarrier() {
+    if constexpr (arg0 == MemDsbT::ALL || arg0 == MemDsbT::DDR)
+        ascend_sim::detail::data_sync_barrier_gm("DataSyncBarrier");
+}
 
 // Writes back (and invalidates) the DCache line holding dst, or the whole cache.
 template <class T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>

@@ -131,19 +131,17 @@ public:
 
     // Through the core's DCache: a read may see a stale line (see DataCacheCleanAndInvalid).
     PrimType GetValue(const uint64_t offset) const {
-        ascend_sim::detail::scalar_gm("GlobalTensor::GetValue", gm_ref(offset), sizeof(T), false);
         PrimType v;
-        std::memcpy(&v, addr_ + offset, sizeof(T));
+        ascend_sim::detail::scalar_gm("GlobalTensor::GetValue", gm_ref(offset), sizeof(T), false, &v);
         return v;
     }
     // Into the core's DCache, not written through to GM on the NPU.
     void SetValue(const uint64_t offset, PrimType value) const {
-        ascend_sim::detail::scalar_gm("GlobalTensor::SetValue", gm_ref(offset), sizeof(T), true);
-        std::memcpy(addr_ + offset, &value, sizeof(T));
+        ascend_sim::detail::scalar_gm("GlobalTensor::SetValue", gm_ref(offset), sizeof(T), true, &value);
     }
     // Tracked as a read; write through SetValue so the DCache model sees it.
     __gm__ PrimType& operator()(const uint64_t offset) const {
-        ascend_sim::detail::scalar_gm("GlobalTensor::operator()", gm_ref(offset), sizeof(T), false);
+        ascend_sim::detail::scalar_gm("GlobalTensor::operator()", gm_ref(offset), sizeof(T), false, nullptr);
         return addr_[offset];
     }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -326,6 +327,11 @@ struct GmRecord {
     uint8_t atomic;  // a write under an atomic mode: its AtomicMode::code(), 0 for a plain access
     const char* op;
     uint32_t seg = 0;  // the block's inter-core sync segment (ib_sync.cpp)
+    // The first segment whose published clock covers this access: seg, or later
+    // if a GM flag was written while the access was still in flight (ib_sync.cpp).
+    uint32_t pub = 0;
+    uint8_t pipe = 0;  // the pipe of the access and its last instruction there,
+    uint64_t seq = 0;  // for whether it has completed when a GM flag is written
 };
 
 // ---- events ----
@@ -415,6 +421,26 @@ struct Block {
 
     // DCache (64-byte lines)
     LineSet dirtyLines, cachedLines, staleLines;
+    // The bytes each cached (or stale) line held when it was filled, as updated by
+    // this block's SetValue: what GetValue returns on the NPU.
+    std::unordered_map<uint64_t, std::array<uint8_t, 64>> lineCopy;
+    // Stale GetValue reads not yet followed by a clean of the line and a read
+    // again, by line (dcache.cpp): reported at the next SyncAll or kernel end.
+    struct StaleRead {
+        uint64_t at;
+        const char* op;
+        std::string why;
+        bool cleaned = false;
+    };
+    std::map<uint64_t, StaleRead> staleReads;
+    uint64_t lastDcciLine = UINT64_MAX;  // the line of the last single-line clean
+    uint64_t lastBypassRead = 0;         // the address of the last ReadGmByPassDCache
+    // The last poll (access.cpp): its address and value, this block's record count
+    // then, and how many polls in a row saw all that unchanged with no other block running.
+    uint64_t pollAt = 0, pollValue = 0;
+    size_t pollRecords = 0;
+    uint32_t pollSame = 0;
+    uint64_t scalarDone = 0;             // PIPE_S seq at the last DataSyncBarrier<ALL or DDR>
 
     // GM records of the current SyncAll epoch
     std::vector<GmRecord> records;
@@ -459,6 +485,19 @@ struct Launch {
     bool ibUsed = false;
     std::vector<std::vector<std::vector<uint32_t>>> ibClock;
     std::map<uint64_t, std::vector<uint32_t>> ibFlagClock;
+    // GM flags (ib_sync.cpp): the last flag-like write of [key, hi), by block,
+    // with the bytes it left and its writer's published clock; the ranges flag
+    // writes covered in this epoch (a scalar read and a scalar write of these
+    // bytes do not race).
+    struct GmFlag {
+        uint64_t hi;
+        uint32_t block;
+        std::vector<uint8_t> bytes;
+        std::vector<uint32_t> clock;
+    };
+    std::map<uint64_t, GmFlag> gmFlags;
+    std::map<uint64_t, uint64_t> flagRanges;  // lo -> hi, disjoint
+    std::atomic<bool> gmFlagsUsed{false};
     // Blocks waiting for a flag; each one's failed poll stamps the progress count
     // it saw (a wait no block can satisfy is reported, never spun on).
     std::vector<uint8_t> ibPolling;
@@ -471,6 +510,7 @@ struct Launch {
     // DCache lines dirty in some block: line -> block
     std::mutex dirtyMu;
     std::map<uint64_t, uint32_t> dirtyOwner;
+    std::map<uint64_t, std::array<uint8_t, 64>> dirtyOld;  // what GM held of each such line before the SetValue
     std::atomic<uint32_t> dirtyCount{0};
 
     std::mutex failMu;
@@ -498,7 +538,7 @@ bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one reg
 
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
-void add_gm_record(Block& b, uint64_t lo, uint64_t hi, bool write, const char* op, uint8_t atomic = 0);
+void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic = 0);
 // Puts one block's records in the race check's order (done by each block's own
 // thread, so the check at the barrier only merges).
 void sort_gm_records(std::vector<GmRecord>& v);
@@ -509,6 +549,18 @@ void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toU
 void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write);
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all);
 void dcache_end(Block& b);
+// A GetValue of GM [lo, hi): copies what the NPU returns into out (the line as
+// cached, or as GM held it) and notes a stale read; true if the line was filled.
+bool dcache_read(Block& b, const char* api, uint64_t lo, uint64_t hi, uint8_t* out);
+// A SetValue of GM [lo, hi) with the bytes at v (already checked and recorded).
+void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v);
+
+// ib_sync.cpp: GM flags. A flag-like write of [lo, hi) (v: the bytes to store,
+// nullptr if GM holds them already) publishes what this block has completed; a
+// flag-like read copies [lo, hi) into out (from `from` if given, else GM) and
+// learns what a write it observes published.
+void gm_flag_write(Block& b, uint64_t lo, uint64_t hi, const void* v);
+void gm_flag_read(Block& b, uint64_t lo, uint64_t hi, uint8_t* out, const uint8_t* from);
 
 // initcheck.cpp: the initcheck of a UB read [lo, hi) (block offsets); role
 // names the operand in the message ("src", "source", nullptr for none).
