@@ -118,16 +118,21 @@ DataCopyParams dim0(const SliceInfo& src) {
     return p;
 }
 
+// Both directions: the dimensions, each side's transfer offsets, and matching counts.
+inline void plan(const SliceInfo dst[], const SliceInfo src[], uint32_t dimValue, Offsets& s, Offsets& d) {
+    check_dims(dimValue);
+    offsets("src", src, dimValue, s);
+    offsets("dst", dst, dimValue, d);
+    check_counts(s, d);
+}
+
 }  // namespace sim_slice
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue) {
-    sim_slice::check_dims(dimValue);
     sim_slice::Offsets s, d;
-    sim_slice::offsets("src", srcSliceInfo, dimValue, s);
-    sim_slice::offsets("dst", dstSliceInfo, dimValue, d);
-    sim_slice::check_counts(s, d);
+    sim_slice::plan(dstSliceInfo, srcSliceInfo, dimValue, s, d);
     DataCopyParams p = sim_slice::dim0<T>(srcSliceInfo[0]);
     const uint32_t dstGap = sim_slice::ub_gap<T>("dst", dstSliceInfo[0]);
     const bool blocks = (srcSliceInfo[0].stride * sizeof(T)) % ONE_BLK_SIZE == 0;
@@ -148,11 +153,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Slice
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue) {
-    sim_slice::check_dims(dimValue);
     sim_slice::Offsets s, d;
-    sim_slice::offsets("src", srcSliceInfo, dimValue, s);
-    sim_slice::offsets("dst", dstSliceInfo, dimValue, d);
-    sim_slice::check_counts(s, d);
+    sim_slice::plan(dstSliceInfo, srcSliceInfo, dimValue, s, d);
     DataCopyParams p = sim_slice::dim0<T>(srcSliceInfo[0]);
     const uint32_t srcGap = sim_slice::ub_gap<T>("src", srcSliceInfo[0]);
     const bool blocks = (dstSliceInfo[0].stride * sizeof(T)) % ONE_BLK_SIZE == 0;
