@@ -350,7 +350,7 @@ void group_barrier_poll(const char* api, const void* word, uint32_t want, bool a
     // The read that succeeded, after the dcci of its line. The failed polls
     // before it are not race records: they only wait.
     dcache_on_bypass(b, api, at, at + 4, false);
-    add_gm_record(b, at, at + 4, false, api);
+    add_gm_record(b, b.hz.issue(P_S, api), at, at + 4, false);
 }
 
 void group_barrier_add(const char* api, void* counters, uint32_t num) {
@@ -375,7 +375,7 @@ void group_barrier_add(const char* api, void* counters, uint32_t num) {
     for (uint64_t i = 0; i < num; ++i) {
         const uint64_t at = reinterpret_cast<uint64_t>(gm + i * kBarrierLine);
         dcache_on_dma(b, api, at, at + 4, false);
-        add_gm_record(b, at, at + 4, true, api, b.atomic.code());
+        add_gm_record(b, in, at, at + 4, true, b.atomic.code());
     }
     const auto* u = static_cast<const uint8_t*>(ub.p);
     std::lock_guard<std::mutex> lk(L.mu);
