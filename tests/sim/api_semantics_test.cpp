@@ -169,6 +169,22 @@ XTEST(tbuf_get_forms) {
     XCHECK_EQ(ascend_sim::last_launch_stats().total.ubPeakBytes, 608u);
 }
 
+XTEST(tbuf_alloctensor_is_get_and_freetensor_releases_nothing) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, unset;
+        pipe.InitBuffer(a, 256);
+        auto t = a.AllocTensor<float>();
+        XCHECK_EQ(t.GetSize(), 64u);  // the whole buffer
+        XCHECK(t.GetPhyAddr() == a.Get<float>().GetPhyAddr());
+        t.SetValue(3, 2.5f);
+        a.FreeTensor(t);
+        XCHECK_EQ(t.GetValue(3), 2.5f);  // still valid after FreeTensor
+        XCHECK(a.AllocTensor<half>().GetPhyAddr() == reinterpret_cast<half*>(t.GetPhyAddr()));
+        XCHECK_THROWS_WITH((void)unset.AllocTensor<float>(), "TBuf::AllocTensor", "the TBuf has no buffer");
+    });
+}
+
 XTEST(queue_states_and_order) {
     one([] {
         TPipe pipe;
