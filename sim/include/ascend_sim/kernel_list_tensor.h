@@ -10,7 +10,6 @@
 // records); the dav_c220 ASSERTs on a malformed descriptor are violations.
 #pragma once
 #include <cstdint>
-#include <cstring>
 
 #include "device_runtime.h"
 #include "kernel_tensor.h"
@@ -19,9 +18,8 @@ namespace AscendC {
 
 namespace sim_list {
 inline uint64_t word(const char* api, const uint64_t* p) {
-    ascend_sim::detail::scalar_gm(api, ascend_sim::detail::GmRef{p, p, 0}, 8, false);
-    uint64_t v;
-    std::memcpy(&v, p, 8);
+    uint64_t v;  // the word as the DCache holds it
+    ascend_sim::detail::scalar_gm(api, ascend_sim::detail::GmRef{p, p, 0}, 8, false, &v);
     return v;
 }
 [[noreturn]] inline void malformed(const char* api, const char* what) {
