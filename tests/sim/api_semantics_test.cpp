@@ -169,6 +169,22 @@ XTEST(tbuf_get_forms) {
     XCHECK_EQ(ascend_sim::last_launch_stats().total.ubPeakBytes, 608u);
 }
 
+XTEST(tbuf_alloctensor_is_get_and_freetensor_releases_nothing) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, unset;
+        pipe.InitBuffer(a, 256);
+        auto t = a.AllocTensor<float>();
+        XCHECK_EQ(t.GetSize(), 64u);  // the whole buffer
+        XCHECK(t.GetPhyAddr() == a.Get<float>().GetPhyAddr());
+        t.SetValue(3, 2.5f);
+        a.FreeTensor(t);
+        XCHECK_EQ(t.GetValue(3), 2.5f);  // still valid after FreeTensor
+        XCHECK(a.AllocTensor<half>().GetPhyAddr() == reinterpret_cast<half*>(t.GetPhyAddr()));
+        XCHECK_THROWS_WITH((void)unset.AllocTensor<float>(), "TBuf::AllocTensor", "the TBuf has no buffer");
+    });
+}
+
 XTEST(queue_states_and_order) {
     one([] {
         TPipe pipe;
@@ -300,4 +316,38 @@ XTEST(block_index_and_count) {
     run_kernel("idx", 6, [&] { sum += uint32_t(GetBlockIdx()) + 100u * (GetBlockNum() == 6); });
     XCHECK_EQ(sum.load(), 615u);
     XCHECK_THROWS_WITH((void)GetBlockIdx(), "GetBlockIdx", "outside a kernel");
+}
+
+XTEST(shape_info_is_kept_by_copies_and_views_not_by_reinterpretcast) {
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> b;
+        pipe.InitBuffer(b, 256);
+        auto t = b.Get<float>();
+        XCHECK_EQ(unsigned(t.GetShapeInfo().shapeDim), 0u);  // never set: 0 dims, size 1
+        XCHECK_EQ(GetShapeSize(t.GetShapeInfo()), uint64_t(1));
+        const uint32_t shape[3] = {2, 3, 8}, original[2] = {6, 7};
+        t.SetShapeInfo(ShapeInfo(3, shape, 2, original, DataFormat::NZ));
+        const ShapeInfo s = t[8].GetShapeInfo();
+        XCHECK_EQ(unsigned(s.shapeDim), 3u);
+        XCHECK_EQ(s.shape[1], 3u);
+        XCHECK_EQ(unsigned(s.originalShapeDim), 2u);
+        XCHECK_EQ(s.originalShape[1], 7u);
+        XCHECK(s.dataFormat == DataFormat::NZ);
+        XCHECK_EQ(GetShapeSize(s), uint64_t(48));
+        LocalTensor<float> copy;
+        copy = t;
+        XCHECK_EQ(copy.GetShapeInfo().shape[2], 8u);
+        XCHECK_EQ(unsigned(t.ReinterpretCast<int32_t>().GetShapeInfo().shapeDim), 0u);
+        // Without original dims the shape is the original; without a format, ND.
+        const ShapeInfo nd(2, original);
+        XCHECK_EQ(unsigned(nd.originalShapeDim), 2u);
+        XCHECK_EQ(nd.originalShape[0], 6u);
+        XCHECK(nd.dataFormat == DataFormat::ND);
+        GlobalTensor<float> g;
+        g.SetShapeInfo(ShapeInfo(1, shape, DataFormat::NCHW));
+        XCHECK(g[1].GetShapeInfo().dataFormat == DataFormat::NCHW);
+        const uint32_t nine[9] = {};
+        XCHECK_THROWS_WITH(ShapeInfo(9, nine), "ShapeInfo::ShapeInfo", "9 dims; at most 8");
+    });
 }

@@ -4,6 +4,8 @@
 // whatever the order.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -138,15 +140,6 @@ XTEST(reduce_max_highdim_checks) {
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto s = c.get<float>(), d = c.get<float>()[512], t = c.get<float>()[520];
-                           Duplicate(s, 1.0f, 128);
-                           PipeBarrier<PIPE_V>();
-                           ReduceMax(d, s, t, 64, 2, 8, true);
-                       }),
-                       "ReduceMax (block 0): the high-dimension form with calIndex = true (dav_c220 "
-                       "ReduceImplWithIndex) is not modelled by the simulator");
-    XCHECK_THROWS_WITH(one([] {
-                           sim_test::Calc c(4096);
-                           auto s = c.get<float>(), d = c.get<float>()[512], t = c.get<float>()[520];
                            t.SetSize(4);
                            Duplicate(s, 1.0f, 256);
                            PipeBarrier<PIPE_V>();
@@ -161,4 +154,53 @@ XTEST(reduce_max_highdim_checks) {
                            ReduceMax(d, s, t, 64, 4, 8);  // no barrier after Duplicate
                        }),
                        "pipe hazard (block 0): RAW on UB", "PIPE_V ReduceMax", "written by PIPE_V Duplicate");
+}
+
+namespace {
+// dst = [extreme, index bits] of calIndex = true: the index counts elements
+// from src, repeat r starting at r * srcRepStride blocks.
+template <class T>
+uint32_t index_of(const LocalTensor<T>& d) {
+    std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t> bits;
+    const T v = d.GetValue(1);
+    std::memcpy(&bits, &v, sizeof(T));
+    return bits;
+}
+
+// Small values everywhere, one extreme at `at` (a masked lane); the result
+// traced back through dav_c220's passes must name it.
+template <class T, bool isMax>
+void check_index(uint32_t elems, uint32_t at, int32_t mask, int32_t repeats, int32_t stride, bool prefillTmp) {
+    sim_test::Calc c(131072);
+    auto s = c.get<T>(), d = c.get<T>()[elems + (32 / sizeof(T))], t = c.get<T>()[elems + (64 / sizeof(T))];
+    fill(s, elems, [&](uint32_t i) { return i == at ? (isMax ? 99.0f : -9.0f) : float(i % 50); });
+    if (prefillTmp) fill(t, t.GetSize(), [](uint32_t) { return isMax ? -99.0f : 99.0f; });
+    sync<HardEvent::S_V>();
+    if (isMax)
+        ReduceMax(d, s, t, mask, repeats, stride, true);
+    else
+        ReduceMin(d, s, t, mask, repeats, stride, true);
+    sync<HardEvent::V_S>();
+    XCHECK_EQ(float(d.GetValue(0)), isMax ? 99.0f : -9.0f);
+    XCHECK_EQ(index_of(d), at);
+}
+}  // namespace
+
+XTEST(reduce_max_min_highdim_with_index) {
+    one([] { check_index<float, true>(64, 37, 64, 1, 8, false); });  // one repeat: the pass writes dst
+    // 3 repeats 16 blocks apart, 40 lanes each: two levels of pairs.
+    one([] { check_index<float, true>(3 * 128, 2 * 128 + 13, 40, 3, 16, false); });
+    one([] { check_index<float, false>(100 * 64, 77 * 64 + 50, 64, 100, 8, false); });  // three levels
+    one([] { check_index<half, false>(300 * 128, 201 * 128 + 90, 128, 300, 8, false); });
+    one([] { check_index<half, true>(300 * 128, 3 * 128 + 1, 128, 300, 8, false); });
+}
+
+XTEST(reduce_max_highdim_with_index_four_levels) {
+    // 1100 repeats one block apart (they overlap): four levels of pairs; the
+    // last pass reads a full repeat's value lanes, past the 2 pairs its level
+    // wrote, as dav_c220 does: from a filled tmp the result stands, from an
+    // unset one it is an uninitialised read.
+    one([] { check_index<float, true>(1100 * 8 + 56, 5000, 64, 1100, 1, true); });
+    XCHECK_THROWS_WITH(one([] { check_index<float, true>(1100 * 8 + 56, 5000, 64, 1100, 1, false); }),
+                       "ReduceMax (block 0): uninitialised read");
 }

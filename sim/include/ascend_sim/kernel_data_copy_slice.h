@@ -12,8 +12,8 @@
 //   - each higher dimension i repeats the transfers at (k x (1 + stride[i])) x
 //     prod(shape[0..i)) for k < (end - start + 1 + stride) / (1 + stride).
 // The transfers go through DataCopy / DataCopyPad, so every byte is checked
-// as theirs. Shapes come from shapeValue: the simulator's tensors carry no
-// ShapeInfo, so shapeValue 0 (take the tensors' shapes) is refused.
+// as theirs. Shapes come from shapeValue: shapeValue 0 (take the tensors'
+// ShapeInfo) is not modelled and is refused.
 #pragma once
 #include <cstdint>
 
@@ -23,7 +23,6 @@
 namespace AscendC {
 
 constexpr int32_t K_MAX_DIM = 8;
-constexpr uint32_t K_MAX_SHAPE_DIM = 8;
 constexpr uint32_t MAX_SLICE_SIZE = 6 * 256;
 
 struct SliceInfo {
@@ -57,7 +56,7 @@ inline void offsets(const char* side, const SliceInfo s[], uint32_t dimValue, Of
         if (s[i].shapeValue == 0)
             ascend_sim::detail::fail("DataCopy", "SliceInfo.shapeValue required",
                                      "%sSliceInfo[%u].shapeValue is 0: the shape then comes from the tensor's "
-                                     "ShapeInfo, which the simulator's tensors do not carry; give every shapeValue",
+                                     "ShapeInfo, which this form does not read here; give every shapeValue",
                                      side, i);
         if (s[i].endIndex < s[i].startIndex)
             ascend_sim::detail::fail("DataCopy", "SliceInfo end before start",

@@ -12,6 +12,49 @@
 
 namespace AscendC {
 
+// CANN: kernel_struct_data_copy.h (DataFormat), kernel_tensor.h (ShapeInfo,
+// GetShapeSize). A tensor's shape is metadata: no API of the simulator reads it
+// for its own sizes, as dav_c220's basic APIs do not.
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+constexpr uint32_t K_MAX_SHAPE_DIM = 8;
+
+struct ShapeInfo {
+    ShapeInfo() = default;
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], const DataFormat inputFormat)
+        : shapeDim(check_dim(inputShapeDim)),
+          originalShapeDim(check_dim(inputOriginalShapeDim)),
+          dataFormat(inputFormat) {
+        for (uint32_t i = 0; i < shapeDim; ++i) shape[i] = inputShape[i];
+        for (uint32_t i = 0; i < originalShapeDim; ++i) originalShape[i] = inputOriginalShape[i];
+    }
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[])
+        : ShapeInfo(inputShapeDim, inputShape, DataFormat::ND) {}
+
+    // CANN leaves a default ShapeInfo unset; here it is zero (0 dims, size 1).
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+private:
+    static uint8_t check_dim(uint8_t dim) {
+        if (dim > K_MAX_SHAPE_DIM)
+            ascend_sim::detail::fail("ShapeInfo::ShapeInfo", "too many dims", "%u dims; at most %u", unsigned(dim),
+                                     K_MAX_SHAPE_DIM);
+        return dim;
+    }
+};
+
+inline uint64_t GetShapeSize(const ShapeInfo& shapeInfo) {
+    uint64_t size = 1;
+    for (uint32_t i = 0; i < shapeInfo.shapeDim; ++i) size *= shapeInfo.shape[i];
+    return size;
+}
+
 template <class T>
 class LocalTensor {
 public:
@@ -77,6 +120,13 @@ public:
         dataLen_ = uint32_t(size * sizeof(T));
     }
     int32_t GetPosition() const { return int32_t(pos_); }
+    // Copies keep the shape; ReinterpretCast's tensor has none, as in CANN.
+    void SetShapeInfo(const ShapeInfo& shapeInfo) {
+        shapeInfo_ = shapeInfo;
+    }
+    ShapeInfo GetShapeInfo() const {
+        return shapeInfo_;
+    }
     __ubuf__ PrimType* GetPhyAddr() const { return addr_; }
     __ubuf__ PrimType* GetPhyAddr(const uint32_t offset) const {
         check_index("LocalTensor::GetPhyAddr", offset);
@@ -113,6 +163,7 @@ private:
     uint32_t maxLen_ = 0;  // bytes from addr_ to the end of its buffer (SetSize bound)
     TPosition pos_ = TPosition::GM;
     int32_t bufId_ = -1;
+    ShapeInfo shapeInfo_;
 };
 
 template <class T>
@@ -160,6 +211,12 @@ public:
         return r;
     }
     uint64_t GetSize() const { return size_; }
+    void SetShapeInfo(const ShapeInfo& shapeInfo) {
+        shapeInfo_ = shapeInfo;
+    }
+    ShapeInfo GetShapeInfo() const {
+        return shapeInfo_;
+    }
     const __gm__ PrimType* GetPhyAddr() const { return addr_; }
     const __gm__ PrimType* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
     // Recorded only: the addresses the checks see stay the same (cache_hint.h).
@@ -183,6 +240,7 @@ private:
     PrimType* ori_ = nullptr;  // SetGlobalBuffer's address: the size is measured from it
     uint64_t size_ = 0;
     CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
+    ShapeInfo shapeInfo_;
 };
 
 }  // namespace AscendC

@@ -173,6 +173,16 @@ public:
                                          pos);
     }
 
+    // CANN's (kernel_tbuf_impl.h): AllocTensor is Get, the whole buffer, and
+    // FreeTensor does nothing: the buffer is not released and the tensor stays valid.
+    template <class T>
+    LocalTensor<T> AllocTensor() {
+        return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::AllocTensor", id_, ~uint64_t(0), 0, false),
+                                         pos);
+    }
+    template <class T>
+    void FreeTensor(LocalTensor<T>&) {}
+
     // A user-defined pool's placement (kernel_tbuf_impl.h): one buffer.
     void InitStartBufHandle(TBufHandle, uint8_t num, uint32_t) {
         if (num != 1)
