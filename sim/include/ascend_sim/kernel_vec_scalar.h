@@ -94,7 +94,7 @@ void axpy_highdim(const LocalTensor<T>& dst, const LocalTensor<U>& src, U scalar
 
 // Brcb.md: repeat r fills dst block b (of 8) with src[8r + b]. dav_c220 BrcbImpl
 // resets the mask register first; repeatTime alone drives it, in Counter mode
-// too (the A2 Broadcast issues it there).
+// too (the A2 Broadcast runs it there).
 template <class T>
 void brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTime, uint16_t blkStride,
           uint16_t repStride) {
