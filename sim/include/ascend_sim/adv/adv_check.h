@@ -52,13 +52,12 @@ LocalTensor<T> stack_tmp(const char* api) {
     return LocalTensor<T>::from_slot(d::pop_stack_buffer(api), TPosition::LCM);
 }
 
-// For the APIs whose form without sharedTmpBuffer is not modelled.
+// For the APIs whose form without sharedTmpBuffer the simulator does not provide yet.
 template <class T>
 inline constexpr bool no_stack_buffer_v = sizeof(T) == 0;
 #define ASCEND_SIM_NEEDS_TMP(API)                                                                          \
     static_assert(::AscendC::sim_adv::no_stack_buffer_v<T>,                                                \
-                  API ": the form without sharedTmpBuffer uses the UB the TPipe left free (PopStackBuffer), " \
-                  "which the simulator does not model; pass a sharedTmpBuffer")
+                  API ": the form without sharedTmpBuffer is not provided by the simulator; pass a sharedTmpBuffer")
 
 }  // namespace sim_adv
 }  // namespace AscendC
