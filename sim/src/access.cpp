@@ -240,7 +240,7 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void
         if (b.dirtyLines.insert(line).second) {
             std::lock_guard<std::mutex> lk(L.dirtyMu);
             L.dirtyOwner[line] = b.idx;
-            std::memcpy(L.dirtyOld[line].data(), reinterpret_cast<const void*>(line << 6), 64);
+            copy_line(L.dirtyOld[line].data(), line, lo, hi);
             L.dirtyCount.fetch_add(1, std::memory_order_relaxed);
         }
         dcache_write(b, lo, hi, value);

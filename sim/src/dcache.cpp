@@ -14,6 +14,23 @@
 
 namespace ascend_sim::detail {
 
+// The bytes of GM line `line` inside the registered region that holds [lo, hi). A
+// line copy takes only those (the rest reads 0 and is never read: accesses outside
+// a region are refused), so a region smaller than a line (caller memory registered
+// as GM) is never read past on the host.
+LineSpan line_in_region(uint64_t line, uint64_t lo, uint64_t hi) {
+    const uint64_t l0 = line << 6;
+    GmHit hit;
+    if (!gm_lookup(lo, hi, &hit)) return {lo, hi};
+    return {std::max(l0, hit.lo), std::min(l0 + 64, hit.hi)};
+}
+
+void copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi) {
+    const LineSpan r = line_in_region(line, lo, hi);
+    std::memset(out, 0, 64);
+    std::memcpy(out + (r.lo - (line << 6)), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+}
+
 namespace {
 // Calls f(line) for every line of `set` within [loLine, hiLine]: O(log n + hits),
 // however large the range (an MTE3 write of a 40 KB tile spans 650 lines; a
@@ -82,7 +99,7 @@ void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool 
 namespace {
 // Fills the line from GM (or from what GM held before another core's uncleaned
 // SetValue, naming that in why) as a GM flag read.
-std::array<uint8_t, 64>& fill(Block& b, uint64_t line, std::string* why) {
+std::array<uint8_t, 64>& fill(Block& b, uint64_t line, uint64_t lo, uint64_t hi, std::string* why) {
     Launch& L = *b.launch;
     std::array<uint8_t, 64> old;
     const uint8_t* from = nullptr;
@@ -99,7 +116,10 @@ std::array<uint8_t, 64>& fill(Block& b, uint64_t line, std::string* why) {
         }
     }
     std::array<uint8_t, 64>& c = b.lineCopy[line];
-    gm_flag_read(b, line << 6, (line + 1) << 6, c.data(), from);
+    const LineSpan r = line_in_region(line, lo, hi);
+    const uint64_t at = r.lo - (line << 6);
+    c.fill(0);
+    gm_flag_read(b, r.lo, r.hi, c.data() + at, from ? from + at : nullptr);
     b.cachedLines.insert(line);
     return c;
 }
@@ -123,7 +143,7 @@ bool dcache_read(Block& b, const char* api, uint64_t lo, uint64_t hi, uint8_t* o
     std::string why;
     auto it = b.lineCopy.find(line);
     const bool filled = it == b.lineCopy.end();
-    const std::array<uint8_t, 64>& c = filled ? fill(b, line, &why) : it->second;
+    const std::array<uint8_t, 64>& c = filled ? fill(b, line, lo, hi, &why) : it->second;
     if (!filled && b.staleLines.count(line))
         why = "from a DCache line cached before it was overwritten (by this block's MTE3 or WriteGmByPassDCache, "
               "or by another block before a SyncAll)";
@@ -146,7 +166,7 @@ void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
     std::memcpy(reinterpret_cast<void*>(lo), v, hi - lo);
     // The line as this block now holds it: GM's bytes where it had no copy yet.
     const auto [it, added] = b.lineCopy.try_emplace(line);
-    if (added) std::memcpy(it->second.data(), reinterpret_cast<const void*>(line << 6), 64);
+    if (added) copy_line(it->second.data(), line, lo, hi);
     else std::memcpy(it->second.data() + (lo & 63), v, hi - lo);
     b.cachedLines.insert(line);
 }
@@ -156,7 +176,8 @@ void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
 void dcache_preload(const char* api, const GmRef& g) {
     Block& b = cur(api);
     const uint64_t line = reinterpret_cast<uint64_t>(g.p) >> 6;
-    if (!b.lineCopy.count(line)) fill(b, line, nullptr);
+    const uint64_t at = reinterpret_cast<uint64_t>(g.p);
+    if (!b.lineCopy.count(line)) fill(b, line, at, at + 1, nullptr);
 }
 
 void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {

@@ -544,6 +544,12 @@ void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool wri
 void sort_gm_records(std::vector<GmRecord>& v);
 
 // dcache.cpp
+struct LineSpan {
+    uint64_t lo, hi;
+};
+LineSpan line_in_region(uint64_t line, uint64_t lo, uint64_t hi);
+// out[64] = GM line `line`, its bytes outside the region of [lo, hi) as 0.
+void copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi);
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
 // A scalar access that bypasses the DCache: to the cache it is a DMA of the same bytes.
 void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write);
