@@ -92,11 +92,11 @@ void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 template <typename T, bool isReuseSource = false>
 void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
-    Acosh<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp(), calCount);
+    Acosh<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("Acosh"), calCount);
 }
 template <typename T, bool isReuseSource = false>
 void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
-    Acosh<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp(), srcTensor.GetSize());
+    Acosh<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("Acosh"), srcTensor.GetSize());
 }
 
 }  // namespace AscendC

@@ -22,7 +22,7 @@ void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 template <typename T, bool isReuseSource = false>
 void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
               const uint32_t calCount) {
-    ClampMax<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp(), scalar, calCount);
+    ClampMax<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("ClampMax"), scalar, calCount);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -35,7 +35,7 @@ void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 template <typename T, bool isReuseSource = false>
 void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
               const uint32_t calCount) {
-    ClampMin<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp(), scalar, calCount);
+    ClampMin<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("ClampMin"), scalar, calCount);
 }
 
 }  // namespace AscendC

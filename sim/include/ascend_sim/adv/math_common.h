@@ -8,7 +8,6 @@
 
 #include "../kernel_tensor.h"
 #include "../kernel_vec_mask.h"
-#include "../kernel_tpipe.h"
 #include "adv_check.h"
 
 namespace AscendC {
@@ -22,14 +21,6 @@ void math_checks(const char* api, const LocalTensor<T>& dst, const LocalTensor<T
     check_disjoint(api, src, count, "srcTensor", dst, count, "dstTensor");
     check_disjoint(api, tmp, tmp.GetSize(), "sharedTmpBuffer", src, count, "srcTensor");
     check_disjoint(api, tmp, tmp.GetSize(), "sharedTmpBuffer", dst, count, "dstTensor");
-}
-
-// The stack buffer the forms without sharedTmpBuffer pop
-// (PopStackBuffer<uint8_t, TPosition::LCM>).
-inline LocalTensor<uint8_t> stack_tmp() {
-    LocalTensor<uint8_t> stack;
-    PopStackBuffer<uint8_t, TPosition::LCM>(stack);
-    return stack;
 }
 
 // The Counter-mode loop the math APIs run: `split` elements a chunk, then the

@@ -91,7 +91,7 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 template <typename T, bool isReuseSource = false>
 void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
-    Erf<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp(), calCount);
+    Erf<T, isReuseSource>(dstTensor, srcTensor, sim_adv::stack_tmp("Erf"), calCount);
 }
 template <typename T, bool isReuseSource = false>
 void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {

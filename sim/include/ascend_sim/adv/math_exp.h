@@ -92,7 +92,7 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const L
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t calCount) {
-    Exp<T, taylorExpandLevel, isReuseSource>(dstLocal, srcLocal, sim_adv::stack_tmp(), calCount);
+    Exp<T, taylorExpandLevel, isReuseSource>(dstLocal, srcLocal, sim_adv::stack_tmp("Exp"), calCount);
 }
 
 }  // namespace AscendC

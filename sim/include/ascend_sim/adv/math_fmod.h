@@ -76,11 +76,11 @@ void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, con
 template <typename T, bool isReuseSource = false>
 void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
           const uint32_t calCount) {
-    Fmod<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp(), calCount);
+    Fmod<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp("Fmod"), calCount);
 }
 template <typename T, bool isReuseSource = false>
 void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor) {
-    Fmod<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp(), src0Tensor.GetSize());
+    Fmod<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp("Fmod"), src0Tensor.GetSize());
 }
 
 }  // namespace AscendC

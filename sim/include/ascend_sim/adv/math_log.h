@@ -105,7 +105,7 @@ void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 // log.h: only half takes the stack buffer.
 template <typename T, bool isReuseSource = false>
 void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount) {
-    Log2<T, isReuseSource>(dstTensor, srcTensor, sizeof(T) == 2 ? sim_adv::stack_tmp() : LocalTensor<uint8_t>{},
+    Log2<T, isReuseSource>(dstTensor, srcTensor, sizeof(T) == 2 ? sim_adv::stack_tmp("Log2") : LocalTensor<uint8_t>{},
                            calCount);
 }
 template <typename T, bool isReuseSource = false>

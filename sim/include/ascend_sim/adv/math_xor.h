@@ -63,11 +63,11 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, cons
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
          const uint32_t calCount) {
-    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp(), calCount);
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp("Xor"), calCount);
 }
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor) {
-    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp());
+    Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sim_adv::stack_tmp("Xor"));
 }
 
 }  // namespace AscendC
