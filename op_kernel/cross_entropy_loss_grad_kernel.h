@@ -124,17 +124,18 @@ private:
     // This core's i-th tile: a contiguous stretch from first_, then (with split
     // remainder tiles) its piece.
     __aicore__ inline int64_t CoreTile(int64_t i) const {
-        return t_.splitTiles > 0 && i == t_.tilesPerCore ? t_.totalTiles - t_.splitTiles + core_ : first_ + i;
+        return t_.splitTiles > 0 && i == t_.tilesPerCore ? WholeTiles() + core_ : first_ + i;
     }
 
-    __aicore__ inline bool IsPiece(int64_t index) const {
-        return t_.splitTiles > 0 && index >= t_.totalTiles - t_.splitTiles;
-    }
+    // Tiles before the split ones: pieces are numbered from here on.
+    __aicore__ inline int64_t WholeTiles() const { return t_.totalTiles - t_.splitTiles; }
+
+    __aicore__ inline bool IsPiece(int64_t index) const { return t_.splitTiles > 0 && index >= WholeTiles(); }
 
     __aicore__ inline Tile TileAt(int64_t index) const {
         if (IsPiece(index)) {  // column piece p % splitPieces of split tile p / splitPieces
-            const int64_t p = index - (t_.totalTiles - t_.splitTiles);
-            Tile g = WholeTileAt(t_.totalTiles - t_.splitTiles + p / t_.splitPieces);
+            const int64_t p = index - WholeTiles();
+            Tile g = WholeTileAt(WholeTiles() + p / t_.splitPieces);
             const int64_t c0 = (p % t_.splitPieces) * t_.splitCols;
             g.col0 += c0;
             g.cols = g.cols - c0 < t_.splitCols ? g.cols - c0 : t_.splitCols;
