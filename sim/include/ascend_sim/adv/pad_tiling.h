@@ -1,7 +1,7 @@
 // The host tiling of UnPad (asc-devkit include/adv_api/pad/pad_tiling.h;
-// impl/adv_api/tiling/pad/pad_tiling_impl.cpp UnPadTilingFunc): the shape's
-// two dims, and with a stack buffer the split into 16-row blocks that only the
-// older NPUs' path reads. As there, the optiling class is filled and the
+// impl/adv_api/tiling/pad/pad_tiling_impl.cpp UnPadTilingFunc,
+// GetUnPadMaxMinTmpSize): the shape's two dims, and with a stack buffer the
+// split into 16-row blocks that only the older NPUs' path reads (A2's tmp size is 0). As there, the optiling class is filled and the
 // AscendC::tiling struct is its saved bytes.
 #pragma once
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "activation_tiling.h"
 #include "pad_params.h"
 #include "tensor_shape.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
 // include/adv_api/pad/pad_tilingdata.h
@@ -29,14 +30,28 @@ END_TILING_DATA_DEF;
 
 namespace AscendC {
 
-inline void UnPadTilingFunc(const TensorShape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
-                            optiling::UnPadTiling& tiling) {
-    constexpr const char* api = "UnPadTilingFunc";
-    sim_adv::check_type_size(api, typeSize);
+namespace sim_adv {
+// CheckUnPadParams: half or float, a 2-D shape.
+inline void check_unpad_host(const char* api, const TensorShape& srcShape, uint32_t typeSize) {
+    check_type_size(api, typeSize);
     if (srcShape.GetDimNum() != 2)
         throw ascend_sim::SimViolation(api, -1, "srcShape not 2-D",
                                        std::string("[ascend_sim] ") + api + ": srcShape has " +
                                            std::to_string(srcShape.GetDimNum()) + " dims; it must have 2");
+}
+}  // namespace sim_adv
+
+// A2 and 950 unpad with GatherMask and no tmp (the 16-row transposes of the older NPUs need it).
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const TensorShape& srcShape,
+                                  const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    sim_adv::check_unpad_host("GetUnPadMaxMinTmpSize", srcShape, typeSize);
+    maxValue = minValue = 0;
+}
+
+inline void UnPadTilingFunc(const TensorShape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            optiling::UnPadTiling& tiling) {
+    constexpr const char* api = "UnPadTilingFunc";
+    sim_adv::check_unpad_host(api, srcShape, typeSize);
     const uint32_t width = uint32_t(srcShape.GetDim(1));
     tiling.set_srcHeight(uint32_t(srcShape.GetDim(0)));
     tiling.set_srcWidth(width);
