@@ -89,3 +89,4 @@
 #include "ascend_sim/adv/fill_global.h"
 #include "ascend_sim/adv/broadcast.h"
 #include "utils/debug/asc_assert.h"
+#include "ascend_sim/adv/math_power.h"
