@@ -41,6 +41,16 @@ uint32_t vec_acc(const char* api, uint64_t* bits) {
     return m.accBytes;
 }
 
+void vec_cmpmask(const char* api, uint64_t bits[2]) {
+    const Block& b = cur(api);
+    if (b.initcheck && !b.vecMask.cmpDefined)
+        fail(api, "uninitialised read",
+             "uninitialised read: CMPMASK holds no value the kernel set (SetCmpMask or a Compare into the register "
+             "sets it; a Select with a selMask leaves its own internal value)");
+    bits[0] = b.vecMask.cmp[0];
+    bits[1] = b.vecMask.cmp[1];
+}
+
 void vec_cmpmask_io(const char* api, const UbRef& t, bool store) {
     Block& b = cur(api);
     const char* role = store ? "dst" : "src";
@@ -220,6 +230,16 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         full_pattern(tail, split, s.pattern);
         for (RepRun u : s.pattern) s.runs.push_back({repeats, u.first, u.len});
         ++repeats;
+    }
+    if (shape.significant) {  // the elements past it are read, their results discarded: not modelled
+        size_t k = 0;
+        for (RepRun u : s.runs) {
+            const uint64_t at = uint64_t(u.repeat) * perRepeat + u.first;
+            if (at >= shape.significant) continue;
+            u.len = uint32_t(std::min<uint64_t>(u.len, shape.significant - at));
+            s.runs[k++] = u;
+        }
+        s.runs.resize(k);
     }
     if (s.runs.empty()) return nullptr;  // repeatTimes 0 or an empty mask: nothing is computed
     uint32_t lastActive = 0;

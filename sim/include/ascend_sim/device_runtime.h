@@ -61,7 +61,8 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
                bool allowFullOverlap);
 // Check-only variant for auxiliary operands (ReduceMax's tmp buffer).
 void vec_check_operand(const char* api, const VecArg& a);
-// The scalar store ReduceSum/ReduceMax do after their internal V_S; S_V; S_MTE3 syncs.
+// The scalar store ReduceSum/ReduceMax do after their internal V_S; S_V; S_MTE3 syncs
+// (also Power's store of a value the NPU writes with vector work between barriers).
 void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes);
 // initcheck bookkeeping for bytes an instruction writes outside its VecArgs
 // (ReduceMax's sharedTmpBuffer).
@@ -106,6 +107,9 @@ void vec_set_mask_mode(const char* api, bool counter);
 VecMaskReg vec_mask(const char* api);
 // CMPMASK := bits (defined false: an internal value the kernel cannot rely on).
 void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined);
+// CMPMASK as an instruction reads it (the Select forms without selMask); with
+// initcheck on, a register no SetCmpMask or Compare into it has set is reported.
+void vec_cmpmask(const char* api, uint64_t bits[2]);
 // GetCmpMask (store: CMPMASK -> the 16 B at t) and SetCmpMask (load): a vector
 // instruction on 16 bytes, 16-byte aligned (GetCmpMask.md, SetCmpMask.md).
 void vec_cmpmask_io(const char* api, const UbRef& t, bool store);
@@ -155,6 +159,9 @@ struct RepShape {
     uint32_t repeatTimes;
     CountMode count = CountMode::Whole;
     bool ignoreMask = false;  // A2 Compare: every element of each repeat (Compare.md: mask reserved)
+    // Nonzero: the elements of the instruction from this index on are read and their
+    // results discarded by the caller (an API's own Compare past its calCount): not modelled.
+    uint32_t significant = 0;
 };
 // A repeated instruction under the current mask register: positions, 32 B
 // alignment, every active byte inside its tensor, overlap, initcheck of the

@@ -202,10 +202,20 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 
 // ---- reductions (count form; dst[0] gets the result, stored by the scalar unit) ----
 
+// isSetMask = false (dav_c220 ReduceSumImpl): the vcadd runs under the Counter-mode
+// count the kernel set (count unused) and leaves the mask register as it was.
 template <class T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const int32_t count) {
+               int32_t count) {
     static_assert(sim_vec::f16f32_v<T>, "ReduceSum: A2/A3 support half and float only (not bfloat16_t)");
+    const sim_vec::d::VecMaskReg kept = sim_vec::d::vec_mask("ReduceSum");
+    if constexpr (!isSetMask) {
+        if (!kept.counter)
+            sim_vec::d::fail("ReduceSum", "mask not in Counter mode",
+                             "ReduceSum<T, false> takes its count from the mask register; Normal mode is not modelled "
+                             "for the count form");
+        count = int32_t(kept.lo);
+    }
     const uint64_t maxCount = ascend_sim::detail::ub_total_bytes() / sizeof(T);
     if (count < 1 || uint64_t(count) > maxCount)
         sim_vec::d::fail("ReduceSum", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
@@ -222,6 +232,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     sim_vec::d::vec_set_acc("ReduceSum", acc, sizeof(T));
     sim_vec::d::reduce_scalar_store("ReduceSum", dst.GetPhyAddr(), sizeof(T));
     dst.GetPhyAddr()[0] = r;
+    if constexpr (!isSetMask) {
+        sim_vec::d::vec_set_mask_mode("ReduceSum", true);
+        sim_vec::d::vec_set_mask("ReduceSum", kept.hi, kept.lo);
+    }
 }
 
 namespace sim_vec {

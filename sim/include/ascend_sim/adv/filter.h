@@ -4,8 +4,13 @@
 // DropOutByteMode, DropOutByteModeCalc, DropOutByteModeSetTmpBuffer): the mask
 // bytes widened to T, multiplied into src, scaled by 1 / keepProb, in Counter-mode
 // chunks of the sharedTmpBuffer. A mask row longer than the src row is first
-// packed in place by GatherMask. The bit-mask modes select with the scalar in
-// CMPMASK (Select's register form), which the simulator does not have: refused.
+// packed in place by GatherMask. The bit-mask modes (dropout_membase_impl.h
+// DropOutBitMode, DropOutBitModeInit; dropout_c220_impl.h DropOutBitMode(info)):
+// CMPMASK loaded with 0 from the tmp (unless isInitBitMode: the kernel's value),
+// the mask rows packed by GatherMask when they carry padding (mode 4), then one
+// Counter-mode mask-less Select of mode 1 (a 0 bit takes CMPMASK's scalar) and the
+// 1 / keepProb Muls. The tmp's 256 B are zeroed with a Duplicate where CANN
+// multiplies them by 0 (that would read bytes the kernel need not have written).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -13,6 +18,7 @@
 #include "../kernel_sync.h"
 #include "../kernel_vec_binary.h"
 #include "../kernel_vec_cast.h"
+#include "../kernel_vec_compare.h"
 #include "../kernel_vec_gather_mask.h"
 #include "../kernel_vec_mask.h"
 #include "../kernel_vec_scalar.h"
@@ -77,6 +83,44 @@ void dropout_bytes(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     ResetMask();
 }
 
+// CMPMASK := 0 through the tmp's first 256 B (isInitBitMode: the kernel has set it).
+template <bool isInitBitMode>
+void dropout_bits_init(const LocalTensor<uint8_t>& tmp) {
+    if constexpr (!isInitBitMode) {
+        ResetMask();
+        const LocalTensor<int16_t> zeros = tmp.ReinterpretCast<int16_t>();
+        Duplicate<int16_t, false>(zeros, int16_t(0), MASK_PLACEHOLDER, 1, 1, DEFAULT_REPEAT_STRIDE);
+        PipeBarrier<PIPE_V>();
+        SetCmpMask<int16_t>(zeros);
+        PipeBarrier<PIPE_V>();
+    }
+}
+
+template <class T, bool isInitBitMode>
+void dropout_bits(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& mask,
+                  const LocalTensor<uint8_t>& tmp, T divValue, uint32_t count) {
+    dropout_bits_init<isInitBitMode>(tmp);
+    SetMaskCount();
+    SetVectorMask<uint8_t, MaskMode::COUNTER>(0, count);
+    Select<T, uint8_t>(dst, mask, src, 1, BinaryRepeatParams{});
+    PipeBarrier<PIPE_V>();
+    Muls<T, false>(dst, dst, divValue, MASK_PLACEHOLDER, 1, UnaryRepeatParams{});
+    PipeBarrier<PIPE_V>();
+    SetMaskNorm();
+    ResetMask();
+}
+
+// The rows of maskLocal (maskLastAxis bytes apart) packed to their first `bytes`, in place.
+inline void dropout_pack_rows(const LocalTensor<uint8_t>& mask, const DropOutShapeInfo& info, uint32_t bytes) {
+    GatherMaskParams p;
+    p.repeatTimes = uint16_t(info.firstAxis);
+    p.src0RepeatStride = uint16_t(info.maskLastAxis / ONE_BLK_SIZE);
+    const LocalTensor<uint16_t> pairs = mask.ReinterpretCast<uint16_t>();
+    uint64_t kept = 0;
+    GatherMask<uint16_t>(pairs, pairs, 7, true, bytes / sizeof(uint16_t), p, kept);
+    PipeBarrier<PIPE_V>();
+}
+
 }  // namespace sim_adv
 
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
@@ -102,11 +146,6 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
                : info.srcLastAxis == info.maskLastAxis ? DROPOUT_MODE_BYTE_ALIGN
                : info.srcLastAxis == info.maskLastAxis * 8 ? DROPOUT_MODE_BIT_ALIGN
                                                            : DROPOUT_MODE_BIT_MISALIGN;
-    if (mode >= DROPOUT_MODE_BIT_ALIGN)
-        d::fail(api, "bit-mask mode not modelled",
-                "the bit-mask modes (srcLastAxis %u, maskLastAxis %u) select with the scalar in CMPMASK, "
-                "which the simulator does not model",
-                info.srcLastAxis, info.maskLastAxis);
     const uint32_t count = info.firstAxis * info.srcLastAxis;
     sim_adv::check_count(api, count, srcLocal, "srcLocal");
     sim_adv::check_count(api, count, dstLocal, "dstLocal");
@@ -117,16 +156,18 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, con
     sim_adv::check_disjoint(api, sharedTmpBuffer, tmpBytes, "sharedTmpBuffer", maskLocal,
                             info.firstAxis * info.maskLastAxis, "maskLocal");
     const T divValue = T(1.0f / keepProb);
-    if (mode == DROPOUT_MODE_BYTE_MISALIGN) {
-        // The mask rows packed to srcLastAxis bytes, two at a time.
-        GatherMaskParams p;
-        p.repeatTimes = uint16_t(info.firstAxis);
-        p.src0RepeatStride = uint16_t(info.maskLastAxis / ONE_BLK_SIZE);
-        const LocalTensor<uint16_t> pairs = maskLocal.ReinterpretCast<uint16_t>();
-        uint64_t kept = 0;
-        GatherMask<uint16_t>(pairs, pairs, 7, true, info.srcLastAxis / sizeof(uint16_t), p, kept);
-        PipeBarrier<PIPE_V>();
+    if (mode >= DROPOUT_MODE_BIT_ALIGN) {
+        if (mode == DROPOUT_MODE_BIT_MISALIGN) {
+            // the init before the packing, the packed select without it (DropOutBitMode(info))
+            sim_adv::dropout_bits_init<isInitBitMode>(sharedTmpBuffer);
+            sim_adv::dropout_pack_rows(maskLocal, info, info.srcLastAxis / 8);
+            sim_adv::dropout_bits<T, true>(dstLocal, srcLocal, maskLocal, sharedTmpBuffer, divValue, count);
+        } else {
+            sim_adv::dropout_bits<T, isInitBitMode>(dstLocal, srcLocal, maskLocal, sharedTmpBuffer, divValue, count);
+        }
+        return;
     }
+    if (mode == DROPOUT_MODE_BYTE_MISALIGN) sim_adv::dropout_pack_rows(maskLocal, info, info.srcLastAxis);
     sim_adv::dropout_bytes(dstLocal, srcLocal, maskLocal, sharedTmpBuffer, divValue, count);
 }
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
