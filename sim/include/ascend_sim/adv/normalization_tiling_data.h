@@ -1,6 +1,7 @@
 // The tiling structs of the normalization APIs, shared by the kernel and host
 // headers (asc-devkit include/adv_api/normalization/*_tilingdata.h, whose fields
-// the generated AscendC::tiling structs carry in this order).
+// the generated AscendC::tiling structs carry in this order; exported at file
+// scope as CANN's kernel_tiling.h has them).
 #pragma once
 #include <cstdint>
 
@@ -23,3 +24,5 @@ struct RmsNormTiling {
 }  // namespace tiling
 using tiling::RmsNormTiling;
 }  // namespace AscendC
+
+using AscendC::tiling::RmsNormTiling;
