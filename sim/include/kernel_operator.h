@@ -88,6 +88,7 @@
 #include "ascend_sim/adv/utils_type_traits.h"
 #include "ascend_sim/adv/fill_global.h"
 #include "ascend_sim/adv/broadcast.h"
+#include "ascend_sim/adv/normalization_deepnorm.h"
 #include "utils/debug/asc_assert.h"
 #include "ascend_sim/adv/sort.h"
 #include "ascend_sim/adv/math_power.h"

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "ascend_sim/sim.h"
@@ -19,6 +20,9 @@
 #include "xtest.h"
 
 using namespace AscendC;
+
+// Kernels name the tiling struct at file scope, as CANN's kernel_tiling.h has it.
+static_assert(std::is_same_v<::RmsNormTiling, AscendC::tiling::RmsNormTiling>);
 
 namespace {
 void one(const std::function<void()>& body) { ascend_sim::run_kernel("adv_rmsnorm", 1, body); }

@@ -1,6 +1,7 @@
 // The tiling structs of the normalization APIs, shared by the kernel and host
 // headers (asc-devkit include/adv_api/normalization/*_tilingdata.h, whose fields
-// the generated AscendC::tiling structs carry in this order).
+// the generated AscendC::tiling structs carry in this order; exported at file
+// scope as CANN's kernel_tiling.h has them).
 #pragma once
 #include <cstdint>
 
@@ -20,6 +21,41 @@ struct RmsNormTiling {
     uint32_t tailBshLength = 0;
     uint32_t tailBsLength = 0;
 };
+// DeepNorm's (deepnorm_tilingdata.h): the chunk of rows a round takes from the
+// tmp (bshCurLength / bsCurLength, rewritten by the kernel for the tail round),
+// the three fp32 slices' offsets and, for half, the fp32 mean / variance slices'.
+struct DeepNormTiling {
+    uint32_t bLength = 0;
+    uint32_t sLength = 0;
+    uint32_t hLength = 0;
+    uint32_t originalHLength = 0;
+    uint32_t inputXSize = 0;
+    uint32_t meanVarSize = 0;
+    uint32_t numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0;
+    uint32_t meanTmpTensorSize = 0;
+    uint32_t varianceTmpTensorPos = 0;
+    uint32_t varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0;
+    uint32_t oneTmpSize = 0;
+    uint32_t firstTmpStartPos = 0;
+    uint32_t secondTmpStartPos = 0;
+    uint32_t thirdTmpStartPos = 0;
+    uint32_t loopRound = 0;
+    uint32_t inputRoundSize = 0;
+    uint32_t inputTailSize = 0;
+    uint32_t inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0;
+    uint32_t meanVarTailSize = 0;
+    uint32_t meanVarTailPos = 0;
+    uint32_t bshCurLength = 0;
+    uint32_t bsCurLength = 0;
+    float lastDimValueBack = 0;
+};
 }  // namespace tiling
+using tiling::DeepNormTiling;
 using tiling::RmsNormTiling;
 }  // namespace AscendC
+
+using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::RmsNormTiling;
