@@ -6,7 +6,8 @@
 // the two AIV of an AI Core) once each member has set the flag: each member's
 // sets queue up, and the first set of every member together make one round.
 // A round carries the join of its sets' published clocks to every member's
-// counter; the wait that takes it learns them.
+// counter; the wait that takes it learns them. It also ends after the block's
+// own set has fired, so its pipes wait for the work that set waited for.
 #include <algorithm>
 #include <string>
 
@@ -90,30 +91,31 @@ void cross_core_set(const char* api, int modeId, int pipeT, uint32_t flagId) {
              "blocks: a __mix__(1, 2) kernel on N AI Cores runs 2N AIV blocks",
              b.idx, g.id, b.idx + 1, b.num);
     // What the set does not cover yet counts from the next segment on.
+    b.hz.issue(p, api);
     for (GmRecord& r : b.records)
         if (r.pub <= b.seg && !covered(b, r, p)) r.pub = b.seg + 1;
     std::lock_guard<std::mutex> lk(L.mu);
     ensure_clocks(L);
     counters_ready(L);
-    std::vector<uint32_t> mine;
-    publish_into(L, b, mine);
+    Launch::CrossCoreSet mine{{}, b.hz.snapshot(p)};
+    publish_into(L, b, mine.clock);
     auto& sets = L.xcoreSets[group_key(modeId, g.id, flagId)];
     sets.resize(g.size);
     sets[b.idx - g.first].push_back(std::move(mine));
     if (std::any_of(sets.begin(), sets.end(), [](const auto& q) { return q.empty(); })) return;
     std::vector<uint32_t> round(L.blockDim, 0);
-    for (auto& q : sets) {
-        for (size_t i = 0; i < round.size(); ++i) round[i] = std::max(round[i], q.front()[i]);
-        q.pop_front();
-    }
+    for (const auto& q : sets)
+        for (size_t i = 0; i < round.size(); ++i) round[i] = std::max(round[i], q.front().clock[i]);
     for (uint32_t m = g.first; m < g.first + g.size; ++m) {
+        auto& q = sets[m - g.first];
         auto& counter = L.xcoreCounters[m][flagId];
         if (counter.size() == kCounterMax)
             fail(api, "flag counter overflow",
                  "the counter of flagId %u on block %u would exceed 15 (4 bits): 15 mode-%d rounds are already "
                  "waiting for a CrossCoreWaitFlag to take them",
                  flagId, m, modeId);
-        counter.push_back(round);
+        counter.push_back({round, q.front().pipes});
+        q.pop_front();
     }
 }
 
@@ -140,9 +142,11 @@ void cross_core_wait(const char* api, uint32_t flagId) {
             return "block " + std::to_string(b.idx) + " waits for its counter of flagId " + std::to_string(flagId) +
                    ", which stays 0 (" + pending(0) + "; " + pending(1) + ")";
         });
-    const std::vector<uint32_t> seen = std::move(counter.front());
+    const Launch::CrossCoreSet seen = std::move(counter.front());
     counter.pop_front();
-    learn_clock(L, b, &seen);
+    learn_clock(L, b, &seen.clock);
+    lk.unlock();
+    for (int q = 0; q < P_COUNT; ++q) b.hz.join(Pipe(q), seen.pipes);
 }
 
 }  // namespace ascend_sim::detail

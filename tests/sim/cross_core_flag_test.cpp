@@ -167,3 +167,38 @@ XTEST(mode1_needs_both_aiv_of_the_ai_core) {
                                   }),
                        "block 2 is sub-block 0 of AI Core 1", "not in this launch of 3 blocks");
 }
+
+namespace {
+// Block i copies i + 1 to its slot, syncs with a set behind `pipe`, reads the
+// slot back with no MTE3_MTE2 flag of its own, and stores it plus 100.
+template <pipe_t pipe>
+void read_back(float* slots, float* out) {
+    const int32_t i = int32_t(GetBlockIdx());
+    TPipe tp;
+    TBuf<TPosition::VECCALC> buf;
+    tp.InitBuffer(buf, kN * sizeof(float));
+    auto t = buf.Get<float>();
+    Duplicate(t, float(i + 1), kN);
+    sim_test::sync<HardEvent::V_MTE3>();
+    DataCopy(global(slots + i * kN, kN), t, kN);
+    CrossCoreSetFlag<0, pipe>(2);
+    CrossCoreWaitFlag(2);
+    DataCopy(t, global(slots + i * kN, kN), kN);
+    sim_test::sync<HardEvent::MTE2_V>();
+    Adds(t, t, 100.0f, kN);
+    sim_test::sync<HardEvent::V_MTE3>();
+    DataCopy(global(out + i * kN, kN), t, kN);
+}
+}  // namespace
+
+// The wait ends only after this block's own set has fired, which waited for
+// the MTE3 copy: the read after it is ordered (the example's mode-0 pattern).
+XTEST(the_wait_orders_the_blocks_own_work_before_its_set) {
+    const sim_test::AutoSync mode(0);
+    Gm<float> slots(4 * kN, "slots"), out(4 * kN, "out");
+    run_kernel("xcore_read_back", 4, [&] { read_back<PIPE_MTE3>(slots.p, out.p); });
+    for (uint32_t b = 0; b < 4; ++b)
+        for (int32_t e = 0; e < kN; ++e) XCHECK_EQ(out.p[b * kN + e], float(b + 1) + 100.0f);
+    XCHECK_THROWS_WITH(run_kernel("xcore_read_back_v", 4, [&] { read_back<PIPE_V>(slots.p, out.p); }),
+                       "RAW on GM", "PIPE_MTE2 DataCopy", "with no MTE3_MTE2 flag");
+}

@@ -506,11 +506,15 @@ struct Launch {
     uint32_t ibPollers = 0;
     uint64_t ibProgress = 0;
     // CrossCoreSetFlag / CrossCoreWaitFlag (cross_core.cpp), under mu: per sync
-    // group and flag, each member's sets not yet matched by the others (the clock
-    // each published); per block and flagId, the counter as the clocks of its
-    // increments.
-    std::map<uint64_t, std::vector<std::deque<std::vector<uint32_t>>>> xcoreSets;
-    std::vector<std::array<std::deque<std::vector<uint32_t>>, 16>> xcoreCounters;
+    // group and flag, each member's sets not yet matched by the others; per block
+    // and flagId, the counter as its increments. Each carries a published clock
+    // (a round: the join of its sets') and the pipe clock of the block's own set.
+    struct CrossCoreSet {
+        std::vector<uint32_t> clock;
+        Clock pipes;
+    };
+    std::map<uint64_t, std::vector<std::deque<CrossCoreSet>>> xcoreSets;
+    std::vector<std::array<std::deque<CrossCoreSet>, 16>> xcoreCounters;
 
     std::mutex atomicMu;  // UB->GM copies under an atomic mode (atomic_store)
 
