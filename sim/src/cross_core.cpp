@@ -97,7 +97,18 @@ void cross_core_set(const char* api, int modeId, int pipeT, uint32_t flagId) {
     std::lock_guard<std::mutex> lk(L.mu);
     ensure_clocks(L);
     counters_ready(L);
-    Launch::CrossCoreSet mine{{}, b.hz.snapshot(p)};
+    // A flagId changes mode on a core only once the other mode's sets and waits are done.
+    const int other = 1 - modeId;
+    const Group og = group_of(other, b);
+    const auto it = L.xcoreSets.find(group_key(other, og.id, flagId));
+    const auto& counter = L.xcoreCounters[b.idx][flagId];
+    if ((it != L.xcoreSets.end() && !it->second[b.idx - og.first].empty()) ||
+        std::any_of(counter.begin(), counter.end(), [&](const auto& r) { return r.mode == other; }))
+        fail(api, "flagId switches mode too early",
+             "block %u sets flagId %u in mode %d while its mode-%d syncs of that flagId are not done (a set not yet "
+             "matched, or a round no CrossCoreWaitFlag has taken)",
+             b.idx, flagId, modeId, other);
+    Launch::CrossCoreSet mine{{}, b.hz.snapshot(p), modeId};
     publish_into(L, b, mine.clock);
     auto& sets = L.xcoreSets[group_key(modeId, g.id, flagId)];
     sets.resize(g.size);
@@ -108,13 +119,13 @@ void cross_core_set(const char* api, int modeId, int pipeT, uint32_t flagId) {
         for (size_t i = 0; i < round.size(); ++i) round[i] = std::max(round[i], q.front().clock[i]);
     for (uint32_t m = g.first; m < g.first + g.size; ++m) {
         auto& q = sets[m - g.first];
-        auto& counter = L.xcoreCounters[m][flagId];
-        if (counter.size() == kCounterMax)
+        auto& raised = L.xcoreCounters[m][flagId];
+        if (raised.size() == kCounterMax)
             fail(api, "flag counter overflow",
                  "the counter of flagId %u on block %u would exceed 15 (4 bits): 15 mode-%d rounds are already "
                  "waiting for a CrossCoreWaitFlag to take them",
                  flagId, m, modeId);
-        counter.push_back({round, q.front().pipes});
+        raised.push_back({round, q.front().pipes, modeId});
         q.pop_front();
     }
 }

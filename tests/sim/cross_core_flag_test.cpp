@@ -202,3 +202,21 @@ XTEST(the_wait_orders_the_blocks_own_work_before_its_set) {
     XCHECK_THROWS_WITH(run_kernel("xcore_read_back_v", 4, [&] { read_back<PIPE_V>(slots.p, out.p); }),
                        "RAW on GM", "PIPE_MTE2 DataCopy", "with no MTE3_MTE2 flag");
 }
+
+// One flagId may serve mode 0 and then mode 1 once the mode-0 sync is done.
+XTEST(a_flag_changes_mode_only_after_its_syncs) {
+    run_kernel("xcore_mode_switch", 4, [&] {
+        CrossCoreSetFlag<0, PIPE_MTE3>(4);
+        CrossCoreWaitFlag(4);
+        CrossCoreSetFlag<1, PIPE_MTE3>(4);
+        CrossCoreWaitFlag(4);
+    });
+    XCHECK_THROWS_WITH(run_kernel("xcore_mode_switch_early", 4,
+                                  [&] {
+                                      CrossCoreSetFlag<0, PIPE_MTE3>(4);
+                                      CrossCoreSetFlag<1, PIPE_MTE3>(4);
+                                      CrossCoreWaitFlag(4);
+                                      CrossCoreWaitFlag(4);
+                                  }),
+                       "sets flagId 4 in mode 1 while its mode-0 syncs of that flagId are not done");
+}

@@ -12,7 +12,8 @@
 //           so it is refused.
 // A wait (its template arguments are ignored on A2: wait_flag_dev blocks every
 // pipe) takes one from this block's counter of flagId, waiting while it is 0;
-// a counter holds 0..15. The set happens once its pipe's earlier work is done:
+// a counter holds 0..15, and a flagId changes mode on a block only once its
+// syncs in the other mode are done. The set happens once its pipe's earlier work is done:
 // the GM accesses it covers are ordered, for the race check, before those
 // after each wait it releases (cross_core.cpp).
 #pragma once

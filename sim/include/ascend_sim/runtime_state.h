@@ -512,6 +512,7 @@ struct Launch {
     struct CrossCoreSet {
         std::vector<uint32_t> clock;
         Clock pipes;
+        int mode;
     };
     std::map<uint64_t, std::vector<std::deque<CrossCoreSet>>> xcoreSets;
     std::vector<std::array<std::deque<CrossCoreSet>, 16>> xcoreCounters;
