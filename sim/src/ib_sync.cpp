@@ -86,8 +86,8 @@ void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, const std
             const std::string w = what();
             lk.unlock();
             fail(api, "inter-core wait never satisfied",
-                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock, GroupBarrier, CrossCoreWaitFlag or "
-                 "SyncAll), so nothing can change it: the NPU would hang",
+                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock, GroupBarrier, "
+                 "CrossCoreWaitFlag or SyncAll), so nothing can change it: the NPU would hang",
                  w.c_str());
         }
         lk.unlock();

@@ -90,9 +90,10 @@ XTEST(mode1_syncs_the_two_aiv_of_an_ai_core) {
 
 XTEST(mode1_does_not_order_another_ai_cores_writes) {
     Gm<float> slots(4 * kN, "slots"), out(4 * kN, "out");
-    XCHECK_THROWS_WITH(run_kernel("xcore_mode1_other_core", 4,
-                                  [&] { exchange(slots.p, out.p, Sync::MODE1, [](int32_t i) { return (i + 2) % 4; }); }),
-                       "GM race");
+    const auto otherCore = [](int32_t i) { return (i + 2) % 4; };
+    XCHECK_THROWS_WITH(
+        run_kernel("xcore_mode1_other_core", 4, [&] { exchange(slots.p, out.p, Sync::MODE1, otherCore); }),
+        "GM race");
 }
 
 // Each round of sets raises every member's counter by one; each wait takes one.
