@@ -57,6 +57,7 @@
 #include "ascend_sim/kernel_sys_var.h"
 #include "ascend_sim/kernel_tiling.h"
 #include "ascend_sim/kernel_utils.h"
+#include "ascend_sim/kernel_cross_core.h"
 // The advanced APIs (asc-devkit adv_api/kernel_api.h), built from the basic ones above.
 #include "ascend_sim/adv/activation.h"
 #include "ascend_sim/adv/activation_gelu.h"

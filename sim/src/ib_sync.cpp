@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "ascend_sim/kernel_defs.h"
@@ -40,7 +41,6 @@
 
 namespace ascend_sim::detail {
 
-namespace {
 Launch& launch_for_sync(const char* api, Block& b) {
     Launch& L = *b.launch;
     if (!L.fiberMode)
@@ -59,6 +59,7 @@ void ensure_clocks(Launch& L) {
     L.ibFailedAt.assign(L.blockDim, UINT64_MAX);
 }
 
+namespace {
 bool stuck(const Launch& L) {
     if (L.ibPollers + L.arrived + L.ended < L.blockDim) return false;
     for (uint32_t i = 0; i < L.blockDim; ++i)
@@ -72,10 +73,10 @@ void set_polling(Launch& L, uint32_t idx, bool on) {
     if (on) ++L.ibPollers;
     else --L.ibPollers;
 }
+}  // namespace
 
-// Polls `ready` (with L.mu held by lk) until it holds; `what` words the wait.
-template <class Ready, class What>
-void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, Ready ready, What what) {
+void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, const std::function<bool()>& ready,
+          const std::function<std::string()>& what) {
     Launch& L = *b.launch;
     while (!ready()) {
         set_polling(L, b.idx, true);
@@ -85,9 +86,8 @@ void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, Ready rea
             const std::string w = what();
             lk.unlock();
             fail(api, "inter-core wait never satisfied",
-                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock, GroupBarrier or SyncAll), so "
-                 "nothing "
-                 "can change it: the NPU would hang",
+                 "%s; every other block has ended or waits (IBSet, IBWait, WaitPreBlock, GroupBarrier, "
+                 "CrossCoreWaitFlag or SyncAll), so nothing can change it: the NPU would hang",
                  w.c_str());
         }
         lk.unlock();
@@ -97,17 +97,14 @@ void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, Ready rea
     set_polling(L, b.idx, false);
 }
 
-// What a successful poll of the word at `at` saw: its writers' accesses so far.
-void learn(Launch& L, Block& b, uint64_t at) {
-    const auto it = L.ibFlagClock.find(at);
+void learn_clock(Launch& L, Block& b, const std::vector<uint32_t>* seen) {
     std::vector<uint32_t> c = L.ibClock[b.idx].back();
-    if (it != L.ibFlagClock.end())
-        for (size_t i = 0; i < c.size(); ++i) c[i] = std::max(c[i], it->second[i]);
+    if (seen)
+        for (size_t i = 0; i < c.size(); ++i) c[i] = std::max(c[i], (*seen)[i]);
     L.ibClock[b.idx].push_back(std::move(c));
     ++b.seg;
 }
 
-// A write of a flag: w, the clock it leaves, gets this block's accesses so far.
 void publish_into(Launch& L, Block& b, std::vector<uint32_t>& w) {
     const std::vector<uint32_t>& mine = L.ibClock[b.idx].back();
     w.resize(mine.size(), 0);
@@ -118,15 +115,23 @@ void publish_into(Launch& L, Block& b, std::vector<uint32_t>& w) {
     ++L.ibProgress;
 }
 
+namespace {
+// What a successful poll of the word at `at` saw: its writers' accesses so far.
+void learn(Launch& L, Block& b, uint64_t at) {
+    const auto it = L.ibFlagClock.find(at);
+    learn_clock(L, b, it == L.ibFlagClock.end() ? nullptr : &it->second);
+}
+
 // A write of the word at `at`: its readers learn this block's accesses so far.
 void publish(Launch& L, Block& b, uint64_t at) { publish_into(L, b, L.ibFlagClock[at]); }
+}  // namespace
 
-// Has this block's access r reached GM, as far as its scalar unit knows?
 bool completed(Block& b, const GmRecord& r) {
     if (r.pipe == P_S) return r.seq <= b.scalarDone;
     return r.seq <= b.hz.snapshot(P_S).c[r.pipe];
 }
 
+namespace {
 // Adds [lo, hi) to this epoch's flag bytes, merged with the ranges it touches.
 void add_flag_range(Launch& L, uint64_t lo, uint64_t hi) {
     auto it = L.flagRanges.upper_bound(lo);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -504,6 +505,17 @@ struct Launch {
     std::vector<uint64_t> ibFailedAt;
     uint32_t ibPollers = 0;
     uint64_t ibProgress = 0;
+    // CrossCoreSetFlag / CrossCoreWaitFlag (cross_core.cpp), under mu: per sync
+    // group and flag, each member's sets not yet matched by the others; per block
+    // and flagId, the counter as its increments. Each carries a published clock
+    // (a round: the join of its sets') and the pipe clock of the block's own set.
+    struct CrossCoreSet {
+        std::vector<uint32_t> clock;
+        Clock pipes;
+        int mode;
+    };
+    std::map<uint64_t, std::vector<std::deque<CrossCoreSet>>> xcoreSets;
+    std::vector<std::array<std::deque<CrossCoreSet>, 16>> xcoreCounters;
 
     std::mutex atomicMu;  // UB->GM copies under an atomic mode (atomic_store)
 
@@ -567,6 +579,17 @@ void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v);
 // learns what a write it observes published.
 void gm_flag_write(Block& b, uint64_t lo, uint64_t hi, const void* v);
 void gm_flag_read(Block& b, uint64_t lo, uint64_t hi, uint8_t* out, const uint8_t* from);
+// The inter-core machinery the other waits share: the launch, its clocks, a
+// poll (L.mu held by lk) of `ready` that reports a wait nothing can satisfy
+// (`what` words it), what a wait learns (seen: a published clock, or nullptr),
+// a publish into w, and whether access r has reached GM as the scalar unit knows.
+Launch& launch_for_sync(const char* api, Block& b);
+void ensure_clocks(Launch& L);
+void poll(const char* api, Block& b, std::unique_lock<std::mutex>& lk, const std::function<bool()>& ready,
+          const std::function<std::string()>& what);
+void learn_clock(Launch& L, Block& b, const std::vector<uint32_t>* seen);
+void publish_into(Launch& L, Block& b, std::vector<uint32_t>& w);
+bool completed(Block& b, const GmRecord& r);
 
 // initcheck.cpp: the initcheck of a UB read [lo, hi) (block offsets); role
 // names the operand in the message ("src", "source", nullptr for none).
