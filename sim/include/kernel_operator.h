@@ -88,4 +88,5 @@
 #include "ascend_sim/adv/utils_type_traits.h"
 #include "ascend_sim/adv/fill_global.h"
 #include "ascend_sim/adv/broadcast.h"
+#include "ascend_sim/adv/transdata.h"
 #include "utils/debug/asc_assert.h"

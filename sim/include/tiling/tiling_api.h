@@ -25,3 +25,4 @@
 #include "ascend_sim/adv/math_axpy_tiling.h"
 #include "ascend_sim/adv/math_fmod_tiling.h"
 #include "ascend_sim/adv/math_cumsum_tiling.h"
+#include "ascend_sim/adv/transdata_tiling.h"
