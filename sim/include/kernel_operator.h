@@ -90,6 +90,7 @@
 #include "ascend_sim/adv/fill_global.h"
 #include "ascend_sim/adv/broadcast.h"
 #include "ascend_sim/adv/normalization_deepnorm.h"
+#include "ascend_sim/adv/transdata.h"
 #include "utils/debug/asc_assert.h"
 #include "ascend_sim/adv/sort.h"
 #include "ascend_sim/adv/math_power.h"

@@ -29,3 +29,4 @@
 #include "ascend_sim/adv/select_tiling.h"
 #include "ascend_sim/adv/math_power_tiling.h"
 #include "ascend_sim/adv/normalization_deepnorm_tiling.h"
+#include "ascend_sim/adv/transdata_tiling.h"

@@ -5,8 +5,12 @@
 // Pad (pad_v220_impl.h PadCompute; pad_base_impl.h AlignedPad): for 32 B
 // rows a UB-to-UB DataCopy of the rows, then Duplicate of padValue under the
 // mask of the right pad's lanes in each row's last block, 255 rows a
-// repeat. Rows that are not 32 B aligned take UnAlignedPad's Brcb and
-// TransDataTo5HD, which the simulator does not have: refused when called.
+// repeat. Other rows (pad_base_impl.h UnAlignedPad) go through the
+// sharedTmpBuffer's two halves as a column of 32 B rows: Brcb spreads each
+// source element over a row of the first half, UB-to-UB DataCopy moves rows
+// to the second (Duplicate rows of padValue at the pads), TransDataTo5HD
+// transposes its 16-row blocks in place, and a DataCopy of each block's
+// first row (b32: first two) writes the output row piece.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -17,11 +21,115 @@
 #include "../kernel_vec_scalar.h"
 #include "../kernel_vec_gather_mask.h"
 #include "../kernel_vec_mask.h"
+#include "../kernel_vec_transpose.h"
 #include "adv_check.h"
 #include "pad_pad_params.h"
 #include "pad_params.h"
 
 namespace AscendC {
+namespace sim_adv {
+
+template <typename T>
+void unaligned_pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, const PadParams& pp,
+                   const LocalTensor<uint8_t>& sharedTmpBuffer, const PadTiling& t) {
+    constexpr const char* api = "Pad";
+    constexpr uint32_t perRow = ONE_BLK_SIZE / sizeof(T);
+    const uint32_t left = pp.leftPad, right = pp.rightPad, outWidth = t.srcWidth + left + right;
+    // pad_check_common.h; Pad.md: the source's data 32 B aligned
+    if (outWidth % perRow != 0)
+        d::fail(api, "padded row not 32 B aligned",
+                "(tiling.srcWidth %u + leftPad %u + rightPad %u) x %zu B is not a multiple of 32 B", t.srcWidth,
+                left, right, sizeof(T));
+    if (uint64_t(t.srcHeight) * t.srcWidth % perRow != 0)
+        d::fail(api, "source not 32 B aligned",
+                "srcHeight %u x srcWidth %u x %zu B is not a multiple of 32 B (Pad.md)", t.srcHeight, t.srcWidth,
+                sizeof(T));
+    const uint32_t blocks = t.tmpBuffer1BlockNum, rows = t.tmpBuffer1RowNum, tailRows = t.widthFractalTailAlingned;
+    // with no blocks dav_c220's loop never ends
+    if (blocks == 0)
+        d::fail(api, "tiling without tmp blocks",
+                "tiling.tmpBuffer1BlockNum is 0 (PadTilingFunc got stackBufferSize 0 or too little): unaligned rows "
+                "need the tiling of the sharedTmpBuffer");
+    check_tmp(api, sharedTmpBuffer, 2 * blocks * 16 * ONE_BLK_SIZE, "PadTilingFunc's stackBufferSize");
+    const LocalTensor<T> tmp = sharedTmpBuffer.ReinterpretCast<T>();
+    const LocalTensor<T> spread = tmp, column = tmp[t.tmpBuffer2Offset];
+    const T value = static_cast<T>(pp.padValue);
+    TransDataTo5HDParams tp;
+    tp.repeatTimes = uint8_t(blocks);
+    if (blocks > 1) tp.dstRepStride = tp.srcRepStride = 16;
+    uint64_t list[NCHW_CONV_ADDR_LIST_SIZE];
+    for (uint32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i)
+        list[i] = uint64_t(reinterpret_cast<uintptr_t>(column[i * perRow].GetPhyAddr()));
+    uint32_t spreadRows = rows, spreadAt = rows, loads = 0;  // spread starts used up
+    const uint32_t maxRep = t.maxRepeatTimes;
+    auto load = [&] {
+        const bool tail = loads == t.brcbFractal;
+        const uint32_t reps = tail ? t.brcbFractalTailRepeatTimes : t.brcbTilingRepeatTimes;
+        const uint32_t rest = tail ? t.brcbFractalTailRepeatTimesTail : t.brcbTilingRepeatTimesTail;
+        const uint32_t from = loads * t.brcbTiling;
+        for (uint32_t r = 0; r < reps; ++r)
+            Brcb(spread[r * maxRep * 8 * perRow], src[from + r * maxRep * 8], uint8_t(maxRep), {1, 8});
+        if (rest != 0)
+            Brcb(spread[reps * maxRep * 8 * perRow], src[from + reps * maxRep * 8], uint8_t(rest), {1, 8});
+        if (tail) spreadRows = t.brcbFractalTail;
+        ++loads;
+        spreadAt = 0;
+    };
+    auto move = [&](uint32_t& filled, uint32_t n) {
+        DataCopy(column[filled * perRow], spread[spreadAt * perRow], DataCopyParams{1, uint16_t(n), 0, 0});
+        spreadAt += n;
+        filled += n;
+    };
+    for (uint32_t j = 0; j < t.srcHeight; ++j) {
+        for (uint32_t i = 0; i <= t.widthFractal; ++i) {
+            const bool last = i == t.widthFractal;
+            uint32_t filled = 0;
+            if (i == 0 && left != 0) {
+                Duplicate<T, true>(column, value, perRow, uint8_t(left), 1, 1);
+                filled = left;
+            }
+            if (last && right != 0)
+                Duplicate<T, true>(column[(tailRows - right) * perRow], value, perRow, uint8_t(right), 1, 1);
+            uint32_t need = last ? tailRows - filled - right : rows - filled;
+            while (need != 0) {
+                PipeBarrier<PIPE_V>();
+                const uint32_t have = spreadRows - spreadAt;
+                if (need > have) {
+                    if (have != 0) {
+                        move(filled, have);
+                        need -= have;
+                        PipeBarrier<PIPE_V>();
+                    }
+                    load();
+                } else {
+                    move(filled, need);
+                    need = 0;
+                }
+            }
+            PipeBarrier<PIPE_V>();
+            // The last piece fills tailRows rows; the transposes of the rest,
+            // never written or left from earlier pieces, are not copied out:
+            // they count as defined so that the initcheck reports only reads
+            // reaching a result.
+            if (last && tailRows < rows)
+                d::ub_written("TransDataTo5HD", column[tailRows * perRow].GetPhyAddr(),
+                              uint64_t(rows - tailRows) * ONE_BLK_SIZE);
+            TransDataTo5HD<T>(list, list, tp);
+            PipeBarrier<PIPE_V>();
+            const uint32_t out = j * outWidth + i * 16 * blocks;
+            const uint32_t groups = last ? tailRows / 16 : blocks;
+            if constexpr (sizeof(T) == 2) {
+                DataCopy(dst[out], column, DataCopyParams{uint16_t(groups), 1, 15, 0});
+            } else {
+                if (groups != 0) DataCopy(dst[out], column, DataCopyParams{uint16_t(groups), 2, 14, 0});
+                if (last && tailRows % 16 != 0)
+                    DataCopy(dst[out + groups * 16], column[groups * 16 * 8], DataCopyParams{1, 1, 15, 0});
+            }
+        }
+    }
+}
+
+}  // namespace sim_adv
 
 template <typename T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
@@ -67,11 +175,10 @@ void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadPa
     if ((padParams.leftPad > padParams.rightPad ? padParams.leftPad : padParams.rightPad) * sizeof(T) >= ONE_BLK_SIZE)
         d::fail(api, "pad out of range", "padParams.leftPad %u / rightPad %u: each must stay below 32 B",
                 unsigned(padParams.leftPad), unsigned(padParams.rightPad));
-    if (tiling.srcWidth * sizeof(T) % ONE_BLK_SIZE != 0)
-        d::fail(api, "unaligned rows not modelled",
-                "tiling.srcWidth %u x %zu B is not 32 B aligned: that path (UnAlignedPad) runs Brcb and "
-                "TransDataTo5HD, which the simulator does not model",
-                tiling.srcWidth, sizeof(T));
+    if (tiling.srcWidth * sizeof(T) % ONE_BLK_SIZE != 0) {
+        sim_adv::unaligned_pad(dstTensor, srcTensor, padParams, sharedTmpBuffer, tiling);
+        return;
+    }
     if (tiling.srcWidth == tiling.srcOriWidth || padParams.leftPad != 0 || padParams.rightPad == 0)
         d::fail(api, "aligned pad parameters",
                 "aligned rows: tiling.srcOriWidth (%u) must differ from srcWidth (%u), leftPad (%u) be 0 and "
