@@ -26,12 +26,7 @@ void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes) {
     if (addr + bytes > b.ubTotal)
         fail(api, "tensor beyond the UB", "addr %u + %llu B exceeds the UB's %llu B", addr, (unsigned long long)bytes,
              (unsigned long long)b.ubTotal);
-    // Never-written UB reads as 0xFF, as for InitBuffer (queues.cpp).
-    const uint64_t end = addr + bytes < b.ubUsable ? addr + bytes : b.ubUsable;
-    if (end > b.ubFilled) {
-        std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-        b.ubFilled = end;
-    }
+    fill_ub(b, addr + bytes);  // never-written UB reads as 0xFF, as for InitBuffer
     return b.ub + addr;
 }
 

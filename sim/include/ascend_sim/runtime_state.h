@@ -381,8 +381,9 @@ struct Block {
     Launch* launch = nullptr;
     uint32_t idx = 0, num = 1;
     uint8_t* ub = nullptr;   // this block's UB (ubTotal bytes)
-    uint64_t ubUsable = 0;   // what InitBuffer may hand out
-    uint64_t ubTotal = 0;    // usable + the 8 KiB API reserve
+    uint64_t ubTotal = 0;    // the physical UB (TOTAL_UB_SIZE on 2201)
+    uint64_t ubReserve = 0;  // TMP_UB_OFFSET: from here the APIs stage scratch on the device
+    uint64_t ubInitEnd = 0;  // what InitBuffer / InitBufPool may hand out
     uint64_t ubFilled = 0;   // [0, ubFilled) has been set to 0xFF (lazily, by InitBuffer)
 
     // counters (the by-op map of ctr stays empty: repeatsByOp, keyed by VecOp)
