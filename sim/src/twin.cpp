@@ -30,6 +30,11 @@ void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes) {
     return b.ub + addr;
 }
 
+UbRef ub_device_scratch(const char* api, uint32_t bytes) {
+    Block& b = cur(api);
+    return UbRef{b.ub + b.ubReserve, bytes, uint8_t(AscendC::TPosition::VECCALC)};
+}
+
 void tiling_copy(const char* api, void* dst, const void* src, size_t bytes) {
     const uint64_t lo = reinterpret_cast<uint64_t>(src);
     if (!src) fail(api, "null tiling", "the tiling pointer is null");
