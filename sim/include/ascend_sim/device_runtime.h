@@ -196,6 +196,9 @@ void dcci(const char* api, const void* gm, bool entire);
 // DataCopyPad's pads without isPad). UB->GM reads [i*pitch + lo, i*pitch + hi).
 struct UbBlocks {
     uint64_t count, pitch, span, lo, hi;
+    // DataCopy (not DataCopyPad): whole 32 B blocks, so a block holding fewer
+    // defined bytes (a reduction's one result) drags its unwritten tail along.
+    bool wholeBlocks = false;
     static UbBlocks contiguous(uint64_t bytes) { return {1, bytes, bytes, 0, bytes}; }
 };
 // A GM<->UB transfer: hull of the GM bytes touched [gm.p, gm.p + gmSpan), UB

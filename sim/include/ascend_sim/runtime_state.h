@@ -202,6 +202,8 @@ public:
     bool written(uint64_t lo, uint64_t hi) { return cached(lo, hi) || first_unwritten(lo, hi) == hi; }
     // The first byte of [lo, hi) never written, hi if none.
     uint64_t first_unwritten(uint64_t lo, uint64_t hi);
+    // Was no byte of [lo, hi) written?
+    bool none_written(uint64_t lo, uint64_t hi) const;
     // [lo, hi) now holds defined bytes.
     void mark(uint64_t lo, uint64_t hi) {
         if (!cached(lo, hi)) mark_slow(lo, hi);
