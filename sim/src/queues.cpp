@@ -33,10 +33,13 @@ const char* pos_name(uint8_t p) {
 // Filled the first time InitBuffer, InitBufPool or an API's own UB store
 // reaches the bytes, rather than all 190 KB at block start: the rest is
 // unreachable, and small launches paid more for the fill than the work.
+// The reserve above TMP_UB_OFFSET was filled at block start: what the APIs staged
+// there stays, as it would on the device.
 void fill_ub(Block& b, uint64_t end) {
-    if (end <= b.ubFilled) return;
-    std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-    b.ubFilled = end;
+    const uint64_t e = end < b.ubReserve ? end : b.ubReserve;
+    if (e <= b.ubFilled) return;
+    std::memset(b.ub + b.ubFilled, 0xFF, e - b.ubFilled);
+    b.ubFilled = e;
 }
 
 namespace {
@@ -96,7 +99,7 @@ struct Carve {
     int32_t poolGen;
 };
 
-Carve pipe_carve(Block& b) { return Carve{b.ubNext, b.ubUsable, b.bufCount, kMaxBuffers, -1, 0}; }
+Carve pipe_carve(Block& b) { return Carve{b.ubNext, b.ubInitEnd, b.bufCount, kMaxBuffers, -1, 0}; }
 
 void note_peak(Block& b) {
     if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
@@ -120,9 +123,9 @@ void alloc_ub(const char* api, Block& b, const Carve& c, uint32_t num, uint32_t 
     if (end > c.end) {
         if (c.pool < 0)
             fail(api, "UB capacity exceeded",
-                 "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B usable",
+                 "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B",
                  (unsigned long long)end, (unsigned long long)c.next, num, lenR,
-                 b.launch ? b.launch->prof.name.c_str() : "?", (unsigned long long)b.ubUsable);
+                 b.launch ? b.launch->prof.name.c_str() : "?", (unsigned long long)b.ubInitEnd);
         const Pool& p = b.pools[size_t(c.pool)];
         if (p.len == 0)
             fail(api, "TBufPool used after its Reset",
@@ -325,10 +328,10 @@ int32_t bufpool_init(const char* api, int32_t pipeId, int32_t parent, int32_t sh
         p.len = lenR;
         q.next += lenR;
     } else {
-        if (b.ubNext + lenR > b.ubUsable)
-            fail(api, "UB capacity exceeded", "InitBufPool of %llu B after %llu B exceeds the UB of %s: %llu B usable",
+        if (b.ubNext + lenR > b.ubInitEnd)
+            fail(api, "UB capacity exceeded", "InitBufPool of %llu B after %llu B exceeds the UB of %s: %llu B",
                  (unsigned long long)lenR, (unsigned long long)b.ubNext, b.launch ? b.launch->prof.name.c_str() : "?",
-                 (unsigned long long)b.ubUsable);
+                 (unsigned long long)b.ubInitEnd);
         p.start = b.ubNext;
         p.len = lenR;
         b.ubNext += lenR;
@@ -428,8 +431,8 @@ Slot pop_stack_buffer(const char* api) {
     if (b.livePipe < 0) fail(api, "no TPipe", "PopStackBuffer needs the block's live TPipe (GetTPipePtr is nullptr)");
     // The UB end less the KfcMsg the cube core's messages use (dav_c220
     // kfc_comm.h: 128 B), as GetEndAddress has it for 2201; elsewhere what
-    // InitBuffer may use (TMP_UB_OFFSET on 3510).
-    const uint64_t end = b.launch && b.launch->prof.npuArch == 2201 ? b.ubTotal - 128 : b.ubUsable;
+    // TMP_UB_OFFSET elsewhere (3510).
+    const uint64_t end = b.launch && b.launch->prof.npuArch == 2201 ? b.ubTotal - 128 : b.ubReserve;
     if (end <= b.ubNext)
         fail(api, "no UB left", "the TPipe's buffers use %llu B, none is left below the stack end at %llu B",
              (unsigned long long)b.ubNext, (unsigned long long)end);

@@ -182,14 +182,18 @@ void run_block(LaunchCtx& ctx, uint32_t idx, BlockStore& store, const std::funct
     b.launch = &L;
     b.idx = idx;
     b.num = L.blockDim;
-    b.ubUsable = L.prof.ubBytes;
+    b.ubReserve = L.prof.ubBytes;
     b.ubTotal = L.prof.ubBytes + 8192;
+    // CANN's CPU twin lets InitBuffer reach bufferInitLen (kernel_utils_mode_cpu.h):
+    // all of 2201's 192 KiB; the device checks nothing. On 3510 TOTAL_UB_SIZE is
+    // TMP_UB_OFFSET (248 KiB).
+    b.ubInitEnd = L.prof.npuArch == 2201 ? b.ubTotal : b.ubReserve;
     b.initcheck = L.initcheck;
     b.hz.set_auto_sync(L.autoSync);
     // Unwritten UB reads as 0xFF bytes (NaN; what the initcheck, when switched off,
     // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
     // first hands it out (queues.cpp).
-    std::memset(b.ub + b.ubUsable, 0xFF, b.ubTotal - b.ubUsable);
+    std::memset(b.ub + b.ubReserve, 0xFF, b.ubTotal - b.ubReserve);
     set_block_tls(&b, &ctx);
     try {
         body();

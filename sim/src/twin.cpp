@@ -26,13 +26,13 @@ void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes) {
     if (addr + bytes > b.ubTotal)
         fail(api, "tensor beyond the UB", "addr %u + %llu B exceeds the UB's %llu B", addr, (unsigned long long)bytes,
              (unsigned long long)b.ubTotal);
-    // Never-written UB reads as 0xFF, as for InitBuffer (queues.cpp).
-    const uint64_t end = addr + bytes < b.ubUsable ? addr + bytes : b.ubUsable;
-    if (end > b.ubFilled) {
-        std::memset(b.ub + b.ubFilled, 0xFF, end - b.ubFilled);
-        b.ubFilled = end;
-    }
+    fill_ub(b, addr + bytes);  // never-written UB reads as 0xFF, as for InitBuffer
     return b.ub + addr;
+}
+
+UbRef ub_device_scratch(const char* api, uint32_t bytes) {
+    Block& b = cur(api);
+    return UbRef{b.ub + b.ubReserve, bytes, uint8_t(AscendC::TPosition::VECCALC)};
 }
 
 void tiling_copy(const char* api, void* dst, const void* src, size_t bytes) {

@@ -277,8 +277,8 @@ XTEST(softmax_without_tmp_takes_the_free_ub) {
 }
 
 XTEST(softmax_without_tmp_and_too_little_ub_is_reported) {
-    // InitBuffer may use 184 KiB of 2201's UB; the stack ends 128 B before its
-    // 192 KiB, so 8064 B are left: less than a row of 2048 floats needs.
+    // With 184 KiB of 2201's UB in InitBuffers, the stack (it ends 128 B before the
+    // 192 KiB) holds 8064 B: less than a row of 2048 floats needs.
     constexpr uint32_t kUsable = 184 * 1024, k = 2048, rows = (2 * k + 2 * 8) * 4;
     SoftMaxTiling tiling;
     SoftMaxTilingFunc(TensorShape({1, int64_t(k)}), 4, 16 * 1024, tiling);

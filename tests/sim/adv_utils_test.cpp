@@ -29,7 +29,7 @@ void blocks(uint32_t n, const std::function<void()>& body) { ascend_sim::run_ker
 }  // namespace
 
 XTEST(fill_bursts_and_tail) {
-    // The stack buffer after all of the usable 184 KiB: the 8064 B to the UB end less
+    // The stack buffer after 184 KiB of InitBuffers: the 8064 B to the UB end less
     // the 128 B KfcMsg, 2016 floats a burst: two bursts and a tail of 968.
     constexpr uint32_t n = 5000;
     sim_test::Gm<float> gm(2 * n);

@@ -22,13 +22,42 @@ using sim_test::global;
 
 // ---- UB ----
 
-XTEST(ub_initbuffer_over_capacity) {
+// CANN's CPU twin lets InitBuffer hand out the whole 192 KiB of 2201's UB
+// (kernel_utils_mode_cpu.h bufferInitLen), the 8 KiB above TMP_UB_OFFSET included;
+// the device checks nothing. One byte more is refused.
+XTEST(ub_initbuffer_whole_ub_then_over_capacity) {
+    one([] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q;
+        pipe.InitBuffer(q, 2, 96 * 1024);
+        LocalTensor<float> t = q.AllocTensor<float>();
+        XCHECK_EQ(uint64_t(t.GetSize()), uint64_t(96 * 1024 / 4));
+        q.FreeTensor(t);
+    });
     XCHECK_THROWS_WITH(one([] {
                            TPipe pipe;
                            TQue<TPosition::VECIN, 1> q;
+                           TBuf<TPosition::VECCALC> b;
                            pipe.InitBuffer(q, 2, 96 * 1024);
+                           pipe.InitBuffer(b, 32);
                        }),
-                       "TPipe::InitBuffer (block 0)", "196608 B", "exceeds the UB of ascend910b", "188416 B usable");
+                       "TPipe::InitBuffer (block 0)", "196640 B", "exceeds the UB of ascend910b: 196608 B");
+}
+
+XTEST(ub_initbufpool_whole_ub) {
+    one([] {
+        TPipe pipe;
+        TBufPool<TPosition::VECCALC> pool;
+        XCHECK(pipe.InitBufPool(pool, 196608));
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBufPool<TPosition::VECCALC> pool;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 32);
+                           pipe.InitBufPool(pool, 196608);
+                       }),
+                       "TPipe::InitBufPool", "InitBufPool of 196608 B after 32 B exceeds the UB of ascend910b: 196608 B");
 }
 
 XTEST(ub_more_than_64_buffers) {

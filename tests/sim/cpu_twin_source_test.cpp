@@ -148,6 +148,15 @@ XTEST(static_tensors_get_the_hazard_and_alignment_checks) {
                                                   AscendC::Exp(t[8], t, 8);
                                               }),
                        "uninitialised read");
+    // An allocator of a cube memory compiles (a cube kernel beside the vector ones)
+    // and stops at its first Alloc.
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("bad", 1,
+                                              [] {
+                                                  AscendC::LocalMemAllocator<AscendC::Hardware::L1> l1;
+                                                  auto t = l1.Alloc<float, 64>();
+                                                  (void)t;
+                                              }),
+                       "LocalMemAllocator::Alloc (block 0)", "LocalMemAllocator<Hardware::L1>: the simulator models the UB only");
     AscendC::GmFree(x);
     AscendC::GmFree(z);
 }

@@ -104,6 +104,65 @@ XTEST(dma_ub_to_gm_of_unwritten_source) {
                        "never written since InitBuffer (first unwritten byte at 0x0000)");
 }
 
+// DataCopy moves whole 32 B blocks: a last block whose head was written (a
+// reduction's result) carries its unwritten tail to GM without a report, as the
+// 0xFF it holds. Anything else unwritten is still reported: a last block with
+// nothing written, a gap before written bytes, an earlier block, DataCopyPad
+// (its length is exact).
+XTEST(datacopy_dirty_tail_of_the_last_block) {
+    Gm<half> out(64, "out");
+    auto run = [&](const std::function<void(LocalTensor<half>&)>& write,
+                   const std::function<void(GlobalTensor<half>&, LocalTensor<half>&)>& copy) {
+        one([&] {
+            TPipe pipe;
+            TQue<TPosition::VECOUT, 1> q;
+            pipe.InitBuffer(q, 1, 256);
+            GlobalTensor<half> g;
+            g.SetGlobalBuffer(out.p, 64);
+            auto t = q.AllocTensor<half>();
+            write(t);
+            q.EnQue(t);
+            auto u = q.DeQue<half>();
+            copy(g, u);
+            q.FreeTensor(u);
+        });
+    };
+    auto dataCopy = [](uint32_t n) {
+        return [n](GlobalTensor<half>& g, LocalTensor<half>& u) { DataCopy(g, u, n); };
+    };
+    // Two halves of 16 written: copied, the tail 0xFF.
+    run([](LocalTensor<half>& t) { Duplicate(t, half(3.0f), 2); }, dataCopy(16));
+    XCHECK_EQ(float(out.p[0]), 3.0f);
+    XCHECK_EQ(float(out.p[1]), 3.0f);
+    uint16_t bits;
+    std::memcpy(&bits, &out.p[2], 2);
+    XCHECK_EQ(bits, uint16_t(0xFFFF));
+    // 17 of 32 written: the second block's head; also fine.
+    run([](LocalTensor<half>& t) { Duplicate(t, half(1.0f), 17); }, dataCopy(32));
+    XCHECK_EQ(float(out.p[16]), 1.0f);
+    // 15 of 32: the first block has an unwritten byte.
+    XCHECK_THROWS_WITH(run([](LocalTensor<half>& t) { Duplicate(t, half(1.0f), 15); }, dataCopy(32)),
+                       "DataCopy (block 0): uninitialised read: source UB [0x0000, 0x0040)",
+                       "first unwritten byte at 0x001e");
+    // 16 of 32: nothing of the last block written.
+    XCHECK_THROWS_WITH(run([](LocalTensor<half>& t) { Duplicate(t, half(1.0f), 16); }, dataCopy(32)),
+                       "DataCopy (block 0): uninitialised read: source UB [0x0000, 0x0040)",
+                       "first unwritten byte at 0x0020");
+    // A written element after an unwritten one is no tail.
+    XCHECK_THROWS_WITH(run([](LocalTensor<half>& t) {
+                               t.SetValue(0, half(1.0f));
+                               t.SetValue(5, half(1.0f));
+                           },
+                           dataCopy(16)),
+                       "DataCopy (block 0): uninitialised read", "first unwritten byte at 0x0002");
+    // DataCopyPad reads exactly blockLen bytes: those must be written.
+    XCHECK_THROWS_WITH(run([](LocalTensor<half>& t) { Duplicate(t, half(1.0f), 2); },
+                           [](GlobalTensor<half>& g, LocalTensor<half>& u) {
+                               DataCopyPad(g, u, DataCopyExtParams(1, 8, 0, 0, 0));
+                           }),
+                       "DataCopyPad (block 0): uninitialised read", "first unwritten byte at 0x0004");
+}
+
 XTEST(partial_overlap_of_written_and_unwritten) {
     // Written: [0x00, 0x20) by Duplicate and [0x30, 0x34) by SetValue; Muls reads [0x00, 0x40).
     XCHECK_THROWS_WITH(one([] {

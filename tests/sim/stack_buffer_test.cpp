@@ -59,4 +59,13 @@ XTEST(pop_is_checked) {
                            PopStackBuffer<float, TPosition::LCM>(tmp);
                        }),
                        "PopStackBuffer (block 0)", "needs the block's live TPipe");
+    // InitBuffer may take all of the UB; then nothing is left below the stack end.
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> all;
+                           pipe.InitBuffer(all, kUb);
+                           LocalTensor<float> tmp;
+                           PopStackBuffer<float, TPosition::LCM>(tmp);
+                       }),
+                       "PopStackBuffer (block 0)", "the TPipe's buffers use 196608 B, none is left below the stack end at 196480 B");
 }

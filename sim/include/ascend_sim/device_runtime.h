@@ -40,6 +40,9 @@ struct UbRef {
 // The calling block's UB at byte address addr for a tensor of `bytes` at UB
 // position pos, made without a TPipe (LocalTensor(pos, addr, tileSize)).
 void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes);
+// The first `bytes` at TMP_UB_OFFSET, where dav_c220 APIs stage scratch on the
+// device (Select's modes 1 and 2): a VECCALC operand any buffer there shares.
+UbRef ub_device_scratch(const char* api, uint32_t bytes);
 // Is p inside the calling block's UB, and its offset there.
 uint64_t ub_offset(const char* api, const void* p);
 // TOTAL_UB_SIZE of the SoC (usable UB plus the 8 KiB API reserve).
@@ -200,6 +203,9 @@ void dcci(const char* api, const void* gm, bool entire);
 // DataCopyPad's pads without isPad). UB->GM reads [i*pitch + lo, i*pitch + hi).
 struct UbBlocks {
     uint64_t count, pitch, span, lo, hi;
+    // DataCopy (not DataCopyPad): whole 32 B blocks, so a block holding fewer
+    // defined bytes (a reduction's one result) drags its unwritten tail along.
+    bool wholeBlocks = false;
     static UbBlocks contiguous(uint64_t bytes) { return {1, bytes, bytes, 0, bytes}; }
 };
 // A GM<->UB transfer: hull of the GM bytes touched [gm.p, gm.p + gmSpan), UB

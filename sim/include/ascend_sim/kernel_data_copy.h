@@ -145,7 +145,7 @@ void blocks32(const char* api, bool toUb, const LocalTensor<T>& ub, const Global
     const uint64_t ubSpan = (p.blockCount - 1) * ubPitch + blk, gmSpan = (p.blockCount - 1) * gmPitch + blk;
     check_ub_fit(api, toUb ? "UB destination" : "UB source", ubSpan, ub.ub_ref().dataLen, p.blockCount, ubPitch);
     ascend_sim::detail::dma(api, toUb, gm.gm_ref(), gmSpan, ub.ub_ref(), ubSpan, blk * p.blockCount,
-                            {p.blockCount, ubPitch, blk, 0, blk});
+                            {p.blockCount, ubPitch, blk, 0, blk, true});
     auto* u = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
     const bool atomic = !toUb && ascend_sim::detail::atomic_on(api);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -269,7 +269,7 @@ void count_form(bool toUb, const LocalTensor<T>& ub, const GlobalTensor<T>& gm, 
     if (bytes == 0) return;
     check_ub_fit("DataCopy", toUb ? "UB destination" : "UB source", bytes, ub.ub_ref().dataLen, 1, bytes);
     ascend_sim::detail::dma("DataCopy", toUb, gm.gm_ref(), bytes, ub.ub_ref(), bytes, bytes,
-                            ascend_sim::detail::UbBlocks::contiguous(bytes));
+                            {1, bytes, bytes, 0, bytes, true});
     if (toUb) std::memcpy(ub.GetPhyAddr(), g, bytes);
     else gm_store("DataCopy", ascend_sim::detail::atomic_on("DataCopy"), g,
                   reinterpret_cast<const uint8_t*>(ub.GetPhyAddr()), bytes);

@@ -1,6 +1,8 @@
 // Static tensor programming without a TPipe (kernel_tensor.h of asc-devkit):
 // LocalMemAllocator<Hardware::UB> hands out consecutive UB ranges from address
-// 0 as LocalTensors. The simulator models the UB only.
+// 0 as LocalTensors. The simulator models the UB only: an allocator of another
+// memory compiles (a file's cube kernel beside its vector ones) and stops at its
+// first Alloc.
 #pragma once
 #include <cstdint>
 
@@ -21,7 +23,6 @@ constexpr TPosition GetDefaultPosition(Hardware hard) {
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
 public:
-    static_assert(hard == Hardware::UB, "the simulator models the UB only (LocalMemAllocator<Hardware::UB>)");
     LocalMemAllocator() = default;
     uint32_t GetCurAddr() const { return head_; }
 
@@ -47,6 +48,11 @@ public:
 private:
     template <class DataType>
     LocalTensor<DataType> take(TPosition pos, uint32_t tileSize) {
+        if constexpr (hard != Hardware::UB)
+            ascend_sim::detail::fail("LocalMemAllocator::Alloc", "memory not modelled",
+                                     "LocalMemAllocator<Hardware::%s>: the simulator models the UB only",
+                                     hard == Hardware::L1 ? "L1" : hard == Hardware::L0A ? "L0A"
+                                     : hard == Hardware::L0B ? "L0B" : hard == Hardware::L0C ? "L0C" : "non-UB");
         LocalTensor<DataType> t(pos, head_, tileSize);
         head_ += uint32_t(sizeof(PrimT<DataType>) * tileSize);
         return t;

@@ -203,6 +203,8 @@ public:
     bool written(uint64_t lo, uint64_t hi) { return cached(lo, hi) || first_unwritten(lo, hi) == hi; }
     // The first byte of [lo, hi) never written, hi if none.
     uint64_t first_unwritten(uint64_t lo, uint64_t hi);
+    // Was no byte of [lo, hi) written?
+    bool none_written(uint64_t lo, uint64_t hi) const;
     // [lo, hi) now holds defined bytes.
     void mark(uint64_t lo, uint64_t hi) {
         if (!cached(lo, hi)) mark_slow(lo, hi);
@@ -382,8 +384,9 @@ struct Block {
     Launch* launch = nullptr;
     uint32_t idx = 0, num = 1;
     uint8_t* ub = nullptr;   // this block's UB (ubTotal bytes)
-    uint64_t ubUsable = 0;   // what InitBuffer may hand out
-    uint64_t ubTotal = 0;    // usable + the 8 KiB API reserve
+    uint64_t ubTotal = 0;    // the physical UB (TOTAL_UB_SIZE on 2201)
+    uint64_t ubReserve = 0;  // TMP_UB_OFFSET: from here the APIs stage scratch on the device
+    uint64_t ubInitEnd = 0;  // what InitBuffer / InitBufPool may hand out
     uint64_t ubFilled = 0;   // [0, ubFilled) has been set to 0xFF (lazily, by InitBuffer)
 
     // counters (the by-op map of ctr stays empty: repeatsByOp, keyed by VecOp)

@@ -20,7 +20,7 @@ struct SocProfile {
     std::string socVersion;          // CANN's SOC_VERSION, e.g. "Ascend910B2"
     uint32_t npuArch;                // __NPU_ARCH__: 2201 (A2, A3), 3510 (950)
     uint32_t vectorCores;            // AIV count, what GetCoreNumAiv() returns
-    uint64_t ubBytes;                // UB usable by TPipe::InitBuffer
+    uint64_t ubBytes;                // UB below TMP_UB_OFFSET (the APIs' scratch above it on the device): what a tiling plans with; InitBuffer may use 8 KiB more
     uint64_t libApiWorkspaceBytes;   // GetLibApiWorkSpaceSize(): 16 MiB
     double hbmBytesPerSec;           // performance-model figures; several are
     double clockHz;                  // assumptions, see docs/simulator.md
