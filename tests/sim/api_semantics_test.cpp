@@ -311,6 +311,62 @@ XTEST(vector_ops_results) {
     });
 }
 
+// Select's modes 1 and 2 stage CMPMASK in the 32 elements at TMP_UB_OFFSET
+// (188416 B on 2201) on the device: a kernel buffer there (InitBuffer may reach
+// 192 KiB) takes the scalar (mode 1) or selMask's UB address (mode 2); mode 0
+// leaves it alone. Each staging is two vector instructions more.
+XTEST(select_modes_1_and_2_write_the_ub_at_tmp_ub_offset) {
+    one([] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> low, top;
+        pipe.InitBuffer(low, 188416);
+        pipe.InitBuffer(top, 8192);
+        auto f = low.Get<float>();
+        auto x = f, y = f[64], sel = f[128];
+        auto mask = f[192].ReinterpretCast<uint16_t>();
+        auto t = top.Get<float>();
+        auto tu = top.Get<uint32_t>();
+        Duplicate(x, 1.0f, 64);
+        Duplicate(y, 2.0f, 64);
+        Duplicate(mask, uint16_t(0x0F0F), 16);
+        Duplicate(t, -1.0f, 2048);
+        PipeBarrier<PIPE_V>();
+        Select(sel, mask, x, y, SELMODE::VSEL_CMPMASK_SPR, 64);
+        PipeBarrier<PIPE_V>();
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+        XCHECK_EQ(t.GetValue(0), -1.0f);
+        Select(sel, mask, x, 5.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+        SetFlag<HardEvent::V_S>(1);
+        WaitFlag<HardEvent::V_S>(1);
+        for (int i = 0; i < 32; ++i) XCHECK_EQ(t.GetValue(i), 5.0f);
+        XCHECK_EQ(t.GetValue(32), -1.0f);
+        XCHECK_EQ(sel.GetValue(3), 1.0f);
+        XCHECK_EQ(sel.GetValue(4), 5.0f);
+        Select(sel, mask, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+        SetFlag<HardEvent::V_S>(2);
+        WaitFlag<HardEvent::V_S>(2);
+        for (int i = 0; i < 32; ++i) XCHECK_EQ(tu.GetValue(i), uint32_t(192 * 4));
+        XCHECK_EQ(sel.GetValue(4), 2.0f);
+    });
+    // Mode 0: set_cmpmask, vsel; mode 2: Duplicate, set_cmpmask, vsel.
+    auto instructions = [](SELMODE mode) {
+        one([mode] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 2048);
+            auto f = b.Get<float>();
+            auto mask = f[192].ReinterpretCast<uint16_t>();
+            Duplicate(f, 1.0f, 192);
+            Duplicate(mask, uint16_t(0x0F0F), 16);
+            PipeBarrier<PIPE_V>();
+            Select(f[128], mask, f, f[64], mode, 64);
+        });
+        return ascend_sim::last_launch_stats().total.vectorInstructions;
+    };
+    XCHECK_EQ(instructions(SELMODE::VSEL_TENSOR_TENSOR_MODE), instructions(SELMODE::VSEL_CMPMASK_SPR) + 1);
+}
+
 XTEST(block_index_and_count) {
     std::atomic<uint32_t> sum{0};
     run_kernel("idx", 6, [&] { sum += uint32_t(GetBlockIdx()) + 100u * (GetBlockNum() == 6); });

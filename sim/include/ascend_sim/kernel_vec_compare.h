@@ -160,8 +160,10 @@ void select_tensors(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, co
         const d::VecArg m[1] = {sel_mask_arg<T>(selMask, bits)};
         if (!d::vec_instr("Select", d::VecOp::Select, bits, 1, m, 1, true)) return;
         std::memcpy(cmp, selMask.GetPhyAddr(), bits / 8);
+        select_barrier();
+    } else {
+        select_stage_address(selMask);
     }
-    select_barrier();
     apply_mask<T, isSetMask>("Select", mask);
     vsel<T>(selMode, dst, src0, &src1, T{}, selMask.ub_ref(), cmp, repeatTime, p);
     select_clobbers_cmpmask();
@@ -174,8 +176,7 @@ void select_scalar(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
         d::fail("Select", "SELMODE does not match the overload",
                 "the tensor-scalar Select needs SELMODE::VSEL_TENSOR_SCALAR_MODE (got %d)", int(selMode));
-    select_barrier();  // the Duplicate of src1 into the reserve UB, then its set_cmpmask
-    select_barrier();
+    select_stage_cmpmask(src1);
     apply_mask<T, isSetMask>("Select", mask);
     const uint64_t none[2] = {0, 0};
     vsel<T>(selMode, dst, src0, nullptr, src1, selMask.ub_ref(), none, repeatTime, p);

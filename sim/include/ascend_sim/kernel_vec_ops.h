@@ -391,6 +391,25 @@ inline void select_clobbers_cmpmask() {
     const uint64_t none[2] = {0, 0};
     d::vec_set_cmpmask("Select", none, false);
 }
+// Modes 1 and 2 on the device (dav_c220 VselImpl, VselIntrinsicsImplPre): a
+// Duplicate of the scalar (mode 1) or of selMask's UB address (mode 2, uint32_t)
+// over 32 elements at TMP_UB_OFFSET, a barrier, set_cmpmask from there, a barrier.
+// InitBuffer may hand that UB out: a buffer there takes these bytes, as on the NPU.
+template <class E>
+void select_stage_cmpmask(E value) {
+    const d::UbRef s = d::ub_device_scratch("Select", 32 * sizeof(E));
+    const d::VecArg w[1] = {{s, uint32_t(sizeof(E)), 32 * sizeof(E), "dst (TMP_UB_OFFSET)", true}};
+    d::vec_instr("Select", d::VecOp::Duplicate, 32, sizeof(E), w, 1, false);
+    E* p = static_cast<E*>(const_cast<void*>(s.p));
+    for (int i = 0; i < 32; ++i) p[i] = value;
+    select_barrier();
+    d::vec_cmpmask_io("Select", s, false);
+    select_barrier();
+}
+template <class U>
+void select_stage_address(const LocalTensor<U>& selMask) {
+    select_stage_cmpmask(uint32_t(d::ub_offset("Select", selMask.GetPhyAddr())));
+}
 }  // namespace sim_vec
 
 template <class T, class U>
@@ -408,8 +427,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
         const uint64_t bits = count < perRepeat ? count : perRepeat;
         const sim_vec::d::VecArg m[1] = {sim_vec::sel_mask_arg<T>(selMask, bits)};
         if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, int64_t(bits), 1, m, 1, true)) return;
+        sim_vec::select_barrier();
+    } else {
+        sim_vec::select_stage_address(selMask);
     }
-    sim_vec::select_barrier();
     const sim_vec::d::VecArg a[4] = {sim_vec::sel_mask_arg<T>(selMask, count), sim_vec::arg(src0, count, "src0", false),
                                      sim_vec::arg(src1, count, "src1", false), sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), spr ? a + 1 : a, spr ? 3 : 4,
@@ -432,7 +453,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
         sim_vec::d::fail("Select", "SELMODE does not match the overload",
                          "the tensor-scalar Select needs SELMODE::VSEL_TENSOR_SCALAR_MODE (got %d)", int(selMode));
-    sim_vec::select_barrier();
+    sim_vec::select_stage_cmpmask(src1);
     const sim_vec::d::VecArg a[3] = {sim_vec::sel_mask_arg<T>(selMask, count), sim_vec::arg(src0, count, "src0", false),
                                      sim_vec::arg(dst, count, "dst", true)};
     if (!sim_vec::d::vec_instr("Select", sim_vec::d::VecOp::Select, count, sizeof(T), a, 3, true)) return;
