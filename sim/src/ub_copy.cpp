@@ -10,7 +10,16 @@
 namespace ascend_sim::detail {
 
 namespace {
-uint64_t hull(const UbBlocks& k) { return (k.count - 1) * k.pitch + k.span; }
+// The bytes of each block, not the hull: strided copies that fill each other's
+// gaps touch no byte twice, and are no hazard.
+void access_blocks(Block& b, const char* api, const Instr& in, uint64_t base, const UbBlocks& k, bool write) {
+    if (k.count == 1 || k.pitch == k.span) {
+        b.hz.access(api, in, Space::UB, base, base + (k.count - 1) * k.pitch + k.span, write);
+        return;
+    }
+    for (uint64_t i = 0; i < k.count; ++i)
+        b.hz.access(api, in, Space::UB, base + i * k.pitch, base + i * k.pitch + k.span, write);
+}
 }  // namespace
 
 void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks& dstBlocks,
@@ -21,8 +30,8 @@ void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks
     init_read_blocks(api, b, "source", s, srcBlocks);
     b.used = true;
     const Instr in = b.hz.issue(P_V, api);
-    b.hz.access(api, in, Space::UB, s, s + hull(srcBlocks), false);
-    b.hz.access(api, in, Space::UB, d, d + hull(dstBlocks), true);
+    access_blocks(b, api, in, s, srcBlocks, false);
+    access_blocks(b, api, in, d, dstBlocks, true);
     init_write_blocks(b, d, dstBlocks);
     const uint64_t blk = srcBlocks.hi - srcBlocks.lo;
     for (uint64_t i = 0; i < srcBlocks.count; ++i)

@@ -72,6 +72,31 @@ XTEST(ub_copy_is_a_vector_pipe_instruction) {
                        "RAW on UB", "PIPE_V DataCopy", "written by PIPE_MTE2 DataCopy");
 }
 
+// Strided copies touch their blocks, not the hull: two that fill each other's gaps
+// need no barrier between them even with auto-sync off; overlapping blocks do.
+XTEST(strided_ub_copies_into_each_others_gaps) {
+    sim_test::AutoSync off(0);
+    one([] {
+        sim_test::Calc c(3 * kN * sizeof(float));
+        auto t = c.get<float>();
+        Duplicate(t, 2.0f, kN);
+        PipeBarrier<PIPE_V>();
+        DataCopy(t[kN], t, DataCopyParams(4, 1, 0, 1));      // blocks 0, 2, 4, 6 of the destination
+        DataCopy(t[kN + 8], t, DataCopyParams(4, 1, 0, 1));  // blocks 1, 3, 5, 7
+        sim_test::sync<HardEvent::V_S>();
+        for (int32_t i = 0; i < 64; ++i) XCHECK_EQ(t.GetValue(kN + i), 2.0f);
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(3 * kN * sizeof(float));
+                           auto t = c.get<float>();
+                           Duplicate(t, 2.0f, kN);
+                           PipeBarrier<PIPE_V>();
+                           DataCopy(t[kN], t, DataCopyParams(4, 1, 0, 1));
+                           DataCopy(t[kN + 16], t, DataCopyParams(4, 1, 0, 1));  // blocks 2, 4, 6, 8
+                       }),
+                       "WAW on UB", "PIPE_V DataCopy");
+}
+
 XTEST(ub_copy_is_checked) {
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(2 * kN * sizeof(float));
