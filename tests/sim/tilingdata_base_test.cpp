@@ -74,3 +74,20 @@ XTEST(registry_and_capacity) {
     XCHECK_THROWS_WITH(t.SaveToBuffer(small, sizeof small), "SaveToBuffer", "OuterTiling needs 25 bytes",
                        "holds 24");
 }
+
+// Host code copies tiling with securec's memcpy_s, which the tiling headers bring in.
+XTEST(securec_copies_are_bounded) {
+    uint8_t dst[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    const uint8_t src[12] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0};
+    XCHECK_EQ(memcpy_s(dst, sizeof dst, src, 4), EOK);
+    XCHECK_EQ(dst[3], uint8_t(6));
+    XCHECK_EQ(dst[4], uint8_t(1));
+    XCHECK_EQ(memcpy_s(dst, sizeof dst, src, 12), ERANGE | 0x80);  // too long: dst zeroed
+    XCHECK_EQ(dst[0], uint8_t(0));
+    XCHECK_EQ(memcpy_s(dst, 0, src, 1), ERANGE);
+    XCHECK_EQ(memcpy_s(nullptr, 8, src, 1), EINVAL);
+    XCHECK_EQ(memcpy_s(dst, sizeof dst, dst + 1, 4), 54 | 0x80);  // overlapping
+    XCHECK_EQ(memset_s(dst, sizeof dst, 0x5A, 8), EOK);
+    XCHECK_EQ(dst[7], uint8_t(0x5A));
+    XCHECK_EQ(memset_s(dst, 4, 0, 8), ERANGE | 0x80);
+}

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ascend_sim/sim.h"
+#include "securec.h"
 
 namespace ascend_sim::twin {
 
