@@ -90,3 +90,4 @@
 #include "ascend_sim/adv/broadcast.h"
 #include "utils/debug/asc_assert.h"
 #include "ascend_sim/adv/sort.h"
+#include "ascend_sim/adv/topk.h"

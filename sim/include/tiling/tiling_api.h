@@ -27,3 +27,4 @@
 #include "ascend_sim/adv/math_cumsum_tiling.h"
 #include "ascend_sim/adv/sort_tiling.h"
 #include "ascend_sim/adv/select_tiling.h"
+#include "ascend_sim/adv/topk_tiling.h"
