@@ -94,3 +94,4 @@
 #include "utils/debug/asc_assert.h"
 #include "ascend_sim/adv/sort.h"
 #include "ascend_sim/adv/math_power.h"
+#include "ascend_sim/adv/topk.h"

@@ -30,3 +30,4 @@
 #include "ascend_sim/adv/math_power_tiling.h"
 #include "ascend_sim/adv/normalization_deepnorm_tiling.h"
 #include "ascend_sim/adv/transdata_tiling.h"
+#include "ascend_sim/adv/topk_tiling.h"
