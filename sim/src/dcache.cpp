@@ -120,6 +120,7 @@ std::array<uint8_t, 64>& fill(Block& b, uint64_t line, uint64_t lo, uint64_t hi,
     const uint64_t at = r.lo - (line << 6);
     c.fill(0);
     gm_flag_read(b, r.lo, r.hi, c.data() + at, from ? from + at : nullptr);
+    b.lineSpan[line] = {r.lo, r.hi};
     b.cachedLines.insert(line);
     return c;
 }
@@ -143,6 +144,16 @@ bool dcache_read(Block& b, const char* api, uint64_t lo, uint64_t hi, uint8_t* o
     std::string why;
     auto it = b.lineCopy.find(line);
     const bool filled = it == b.lineCopy.end();
+    if (!filled) {
+        // Bytes of another region sharing the line: the NPU's fill would have read
+        // them with the rest; take them now (host memory is read only inside a region).
+        auto& span = b.lineSpan[line];
+        if (lo < span.first || hi > span.second) {
+            const LineSpan r = line_in_region(line, lo, hi);
+            std::memcpy(it->second.data() + (r.lo & 63), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+            span = {std::min(span.first, r.lo), std::max(span.second, r.hi)};
+        }
+    }
     const std::array<uint8_t, 64>& c = filled ? fill(b, line, lo, hi, &why) : it->second;
     if (!filled && b.staleLines.count(line))
         why = "from a DCache line cached before it was overwritten (by this block's MTE3 or WriteGmByPassDCache, "
@@ -166,8 +177,15 @@ void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
     std::memcpy(reinterpret_cast<void*>(lo), v, hi - lo);
     // The line as this block now holds it: GM's bytes where it had no copy yet.
     const auto [it, added] = b.lineCopy.try_emplace(line);
-    if (added) copy_line(it->second.data(), line, lo, hi);
-    else std::memcpy(it->second.data() + (lo & 63), v, hi - lo);
+    auto& span = b.lineSpan[line];
+    if (added) {
+        copy_line(it->second.data(), line, lo, hi);
+        const LineSpan r = line_in_region(line, lo, hi);
+        span = {r.lo, r.hi};
+    } else {
+        std::memcpy(it->second.data() + (lo & 63), v, hi - lo);
+        span = {std::min(span.first, lo), std::max(span.second, hi)};
+    }
     b.cachedLines.insert(line);
 }
 

@@ -428,6 +428,9 @@ struct Block {
     // The bytes each cached (or stale) line held when it was filled, as updated by
     // this block's SetValue: what GetValue returns on the NPU.
     std::unordered_map<uint64_t, std::array<uint8_t, 64>> lineCopy;
+    // The GM bytes [first, second) of each line copy taken from GM or written: a line
+    // shared by two small host regions is copied one region at a time.
+    std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> lineSpan;
     // Stale GetValue reads not yet followed by a clean of the line and a read
     // again, by line (dcache.cpp): reported at the next SyncAll or kernel end.
     struct StaleRead {
