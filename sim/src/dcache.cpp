@@ -25,10 +25,11 @@ LineSpan line_in_region(uint64_t line, uint64_t lo, uint64_t hi) {
     return {std::max(l0, hit.lo), std::min(l0 + 64, hit.hi)};
 }
 
-void copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi) {
+LineSpan copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi) {
     const LineSpan r = line_in_region(line, lo, hi);
     std::memset(out, 0, 64);
     std::memcpy(out + (r.lo - (line << 6)), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+    return r;
 }
 
 namespace {
@@ -115,12 +116,14 @@ std::array<uint8_t, 64>& fill(Block& b, uint64_t line, uint64_t lo, uint64_t hi,
                        "held before";
         }
     }
-    std::array<uint8_t, 64>& c = b.lineCopy[line];
+    Block::LineCopy& lc = b.lineCopy[line];
+    std::array<uint8_t, 64>& c = lc.bytes;
     const LineSpan r = line_in_region(line, lo, hi);
     const uint64_t at = r.lo - (line << 6);
     c.fill(0);
     gm_flag_read(b, r.lo, r.hi, c.data() + at, from ? from + at : nullptr);
-    b.lineSpan[line] = {r.lo, r.hi};
+    lc.lo = r.lo;
+    lc.hi = r.hi;
     b.cachedLines.insert(line);
     return c;
 }
@@ -147,14 +150,15 @@ bool dcache_read(Block& b, const char* api, uint64_t lo, uint64_t hi, uint8_t* o
     if (!filled) {
         // Bytes of another region sharing the line: the NPU's fill would have read
         // them with the rest; take them now (host memory is read only inside a region).
-        auto& span = b.lineSpan[line];
-        if (lo < span.first || hi > span.second) {
+        Block::LineCopy& lc = it->second;
+        if (lo < lc.lo || hi > lc.hi) {
             const LineSpan r = line_in_region(line, lo, hi);
-            std::memcpy(it->second.data() + (r.lo & 63), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
-            span = {std::min(span.first, r.lo), std::max(span.second, r.hi)};
+            std::memcpy(lc.bytes.data() + (r.lo & 63), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+            lc.lo = std::min(lc.lo, r.lo);
+            lc.hi = std::max(lc.hi, r.hi);
         }
     }
-    const std::array<uint8_t, 64>& c = filled ? fill(b, line, lo, hi, &why) : it->second;
+    const std::array<uint8_t, 64>& c = filled ? fill(b, line, lo, hi, &why) : it->second.bytes;
     if (!filled && b.staleLines.count(line))
         why = "from a DCache line cached before it was overwritten (by this block's MTE3 or WriteGmByPassDCache, "
               "or by another block before a SyncAll)";
@@ -177,14 +181,15 @@ void dcache_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
     std::memcpy(reinterpret_cast<void*>(lo), v, hi - lo);
     // The line as this block now holds it: GM's bytes where it had no copy yet.
     const auto [it, added] = b.lineCopy.try_emplace(line);
-    auto& span = b.lineSpan[line];
+    Block::LineCopy& lc = it->second;
     if (added) {
-        copy_line(it->second.data(), line, lo, hi);
-        const LineSpan r = line_in_region(line, lo, hi);
-        span = {r.lo, r.hi};
+        const LineSpan r = copy_line(lc.bytes.data(), line, lo, hi);
+        lc.lo = r.lo;
+        lc.hi = r.hi;
     } else {
-        std::memcpy(it->second.data() + (lo & 63), v, hi - lo);
-        span = {std::min(span.first, lo), std::max(span.second, hi)};
+        std::memcpy(lc.bytes.data() + (lo & 63), v, hi - lo);
+        lc.lo = std::min(lc.lo, lo);
+        lc.hi = std::max(lc.hi, hi);
     }
     b.cachedLines.insert(line);
 }

@@ -427,10 +427,13 @@ struct Block {
     LineSet dirtyLines, cachedLines, staleLines;
     // The bytes each cached (or stale) line held when it was filled, as updated by
     // this block's SetValue: what GetValue returns on the NPU.
-    std::unordered_map<uint64_t, std::array<uint8_t, 64>> lineCopy;
-    // The GM bytes [first, second) of each line copy taken from GM or written: a line
+    // A line's copy and the GM bytes [lo, hi) of it taken from GM or written: a line
     // shared by two small host regions is copied one region at a time.
-    std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> lineSpan;
+    struct LineCopy {
+        std::array<uint8_t, 64> bytes;
+        uint64_t lo = 0, hi = 0;
+    };
+    std::unordered_map<uint64_t, LineCopy> lineCopy;
     // Stale GetValue reads not yet followed by a clean of the line and a read
     // again, by line (dcache.cpp): reported at the next SyncAll or kernel end.
     struct StaleRead {
@@ -567,7 +570,7 @@ struct LineSpan {
 };
 LineSpan line_in_region(uint64_t line, uint64_t lo, uint64_t hi);
 // out[64] = GM line `line`, its bytes outside the region of [lo, hi) as 0.
-void copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi);
+LineSpan copy_line(uint8_t* out, uint64_t line, uint64_t lo, uint64_t hi);
 void dcache_on_dma(Block& b, const char* api, uint64_t lo, uint64_t hi, bool toUb);
 // A scalar access that bypasses the DCache: to the cache it is a DMA of the same bytes.
 void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool write);
