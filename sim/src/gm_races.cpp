@@ -116,9 +116,11 @@ void sort_gm_records(std::vector<GmRecord>& v) {
 }
 
 namespace {
-[[noreturn]] void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
+void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
     const GmRecord& a = x.block < y.block ? x : y;
     const GmRecord& c = x.block < y.block ? y : x;
+    const std::string site = std::string("GM race|") + access_word(a) + "|" + a.op + "|" + access_word(c) + "|" + c.op;
+    report_or_throw(&L, site, [&] {
     const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
     std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
                        ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
@@ -127,7 +129,8 @@ namespace {
                        (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
                                       : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
                        " in between";
-    throw SimViolation(api, a.block, "inter-block GM race", what);
+    return SimViolation(api, a.block, "inter-block GM race", what);
+    });
 }
 
 // Did x happen before y, or y before x, through IBSet/IBWait pairs or GM flags?

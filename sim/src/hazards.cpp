@@ -127,8 +127,9 @@ const char* sync_hint(int from, int to) {
     return s.c_str();
 }
 
-[[noreturn]] void report(const char* api, const char* kind, Space sp, uint64_t lo, uint64_t hi, const Instr& in,
-                         const AccessRec& prev, bool prevWrite, bool intra, bool compilerWould) {
+SimViolation hazard_violation(const char* api, const char* kind, Space sp, uint64_t lo, uint64_t hi,
+                              const Instr& in, const AccessRec& prev, bool prevWrite, bool intra,
+                              bool compilerWould) {
     std::string where;
     if (sp == Space::UB) where = "UB [" + hex(lo) + ", " + hex(hi) + ")";
     else where = "GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ")";
@@ -147,7 +148,17 @@ const char* sync_hint(int from, int to) {
     std::string what = "[ascend_sim] pipe hazard";
     if (b >= 0) what += " (block " + std::to_string(b) + ")";
     what += ": " + msg;
-    throw SimViolation(api, b, std::string("pipe hazard ") + kind, what);
+    return SimViolation(api, b, std::string("pipe hazard ") + kind, what);
+}
+
+// One site per kind, space, pipe pair and the two operations.
+void report(const char* api, const char* kind, Space sp, uint64_t lo, uint64_t hi, const Instr& in,
+            const AccessRec& prev, bool prevWrite, bool intra, bool compilerWould) {
+    const std::string site = std::string("pipe hazard|") + kind + (sp == Space::UB ? "|UB|" : "|GM|") +
+                             pipe_name(prev.pipe) + "|" + prev.op + "|" + pipe_name(in.pipe) + "|" + in.op;
+    report_or_throw(tls_block ? tls_block->launch : nullptr, site, [&] {
+        return hazard_violation(api, kind, sp, lo, hi, in, prev, prevWrite, intra, compilerWould);
+    });
 }
 }  // namespace
 

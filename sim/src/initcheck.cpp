@@ -8,6 +8,7 @@
 //
 // The state is a set of disjoint, coalesced intervals of written bytes
 // (O(log n) per API call, never per element).
+#include <cstdio>
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
@@ -77,12 +78,16 @@ void InitShadow::unmark(uint64_t lo, uint64_t hi) {
     }
 }
 
-void init_report(const char* api, const char* role, uint64_t lo, uint64_t hi, uint64_t first) {
-    fail(api, "uninitialised read",
-         "uninitialised read: %s%sUB [%s, %s) (%llu B) was never written since InitBuffer (first unwritten byte at "
-         "%s)",
-         role ? role : "", role ? " " : "", hex(lo).c_str(), hex(hi).c_str(), (unsigned long long)(hi - lo),
-         hex(first).c_str());
+void init_report(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi, uint64_t first) {
+    report_or_throw(b.launch, std::string("uninitialised read|") + api + "|" + (role ? role : ""), [&] {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "uninitialised read: %s%sUB [%s, %s) (%llu B) was never written since InitBuffer (first "
+                      "unwritten byte at %s)",
+                      role ? role : "", role ? " " : "", hex(lo).c_str(), hex(hi).c_str(),
+                      (unsigned long long)(hi - lo), hex(first).c_str());
+        return violation(api, "uninitialised read", buf);
+    });
 }
 
 namespace {

@@ -33,6 +33,7 @@ std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
 std::atomic<int> g_initcheck{-1};   // -1 = env or on
 std::atomic<int> g_auto_sync{-1};   // -1 = env or on
+std::atomic<int> g_continue{-1};    // -1 = env or off
 
 uint32_t env_u32(const char* name) {
     const char* v = std::getenv(name);
@@ -98,12 +99,12 @@ uint32_t host_threads() {
 }
 
 namespace {
-// A switch that is on unless set_*(0) or the variable is "0".
-bool switch_enabled(const std::atomic<int>& set, const char* var) {
+// A switch that is `dflt` unless set_*() or the variable ("0" or "1") says otherwise.
+bool switch_enabled(const std::atomic<int>& set, const char* var, bool dflt = true) {
     const int v = set.load();
     if (v >= 0) return v == 1;
     const char* e = std::getenv(var);
-    if (!e || !*e) return true;
+    if (!e || !*e) return dflt;
     const std::string s(e);
     if (s == "1") return true;
     if (s == "0") return false;
@@ -116,5 +117,8 @@ bool initcheck_enabled() { return switch_enabled(g_initcheck, "ASCEND_XENT_INITC
 
 void set_auto_sync(int on) { g_auto_sync = on < 0 ? -1 : (on ? 1 : 0); }
 bool auto_sync_enabled() { return switch_enabled(g_auto_sync, "ASCEND_XENT_AUTO_SYNC"); }
+
+void set_continue_on_report(int on) { g_continue = on < 0 ? -1 : (on ? 1 : 0); }
+bool continue_on_report_enabled() { return switch_enabled(g_continue, "ASCEND_XENT_CONTINUE_ON_REPORT", false); }
 
 }  // namespace ascend_sim

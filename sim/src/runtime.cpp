@@ -9,6 +9,7 @@
 // host_threads() workers instead (blockDim may be up to 65535).
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <deque>
@@ -48,8 +49,28 @@ namespace {
 struct LastLaunch {
     LaunchStats stats;            // vectorRepeatsByOp still empty
     std::vector<OpRepeats> ops;   // per block
+    std::vector<ContinuedReport> reports;
 };
 thread_local LastLaunch t_last;
+
+// The reports a launch went on after, in block order (host-side ones first), each
+// with its site's count, then a line of totals.
+void print_continued(Launch& L) {
+    if (L.reports.empty()) return;
+    std::stable_sort(L.reports.begin(), L.reports.end(), [](const ContinuedReport& a, const ContinuedReport& b) {
+        return a.violation.block() < b.violation.block();
+    });
+    uint64_t hits = 0;
+    for (const ContinuedReport& r : L.reports) {
+        hits += r.count;
+        std::fprintf(stderr, "%s", r.violation.what());
+        if (r.count > 1) std::fprintf(stderr, " [%llu times at this site]", (unsigned long long)r.count);
+        std::fprintf(stderr, "\n");
+    }
+    std::fprintf(stderr, "[ascend_sim] %s: %llu report(s) at %zu site(s); the launch went on "
+                         "(ASCEND_XENT_CONTINUE_ON_REPORT)\n",
+                 L.name.c_str(), (unsigned long long)hits, L.reports.size());
+}
 
 void fill_by_op(KernelCounters& c, const OpRepeats& ops) {
     for (size_t i = 0; i < ops.size(); ++i)
@@ -419,6 +440,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.fiberMode = blockDim <= L.prof.vectorCores;
     L.initcheck = initcheck_enabled();
     L.autoSync = auto_sync_enabled();
+    L.continueOnReport = continue_on_report_enabled();
     L.perBlock.assign(blockDim, {});
     L.perBlockOps.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);
@@ -500,6 +522,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     s.perBlock = std::move(L.perBlock);
     t_last.stats = std::move(s);
     t_last.ops = std::move(L.perBlockOps);
+    print_continued(L);
+    t_last.reports = std::move(L.reports);
 
     if (!L.failures.empty()) {
         auto lowest = std::min_element(L.failures.begin(), L.failures.end(),
@@ -507,6 +531,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
         std::rethrow_exception(lowest->second);
     }
 }
+
+std::vector<ContinuedReport> last_launch_reports() { return detail::t_last.reports; }
 
 LaunchStats last_launch_stats() {
     using namespace detail;

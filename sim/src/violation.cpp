@@ -22,19 +22,23 @@ Block& cur(const char* api) {
 
 uint32_t block_num(const char* api) { return cur(api).num; }
 
+SimViolation violation(const char* api, const char* rule, const std::string& detail) {
+    const int64_t b = block_idx_or_none();
+    std::string what = "[ascend_sim] ";
+    what += api;
+    if (b >= 0) what += " (block " + std::to_string(b) + ")";
+    what += ": ";
+    what += detail;
+    return SimViolation(api, b, rule, what);
+}
+
 void fail(const char* api, const char* rule, const char* fmt, ...) {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    const int64_t b = block_idx_or_none();
-    std::string what = "[ascend_sim] ";
-    what += api;
-    if (b >= 0) what += " (block " + std::to_string(b) + ")";
-    what += ": ";
-    what += buf;
-    throw SimViolation(api, b, rule, what);
+    throw violation(api, rule, buf);
 }
 
 const char* pipe_name(int p) {

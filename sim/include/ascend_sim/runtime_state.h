@@ -540,9 +540,31 @@ struct Launch {
     std::vector<OpRepeats> perBlockOps;
     std::vector<uint8_t> blockUsed;
 
+    // Reports the launch went on after (continue_on_report): one per site, in the
+    // order first seen.
+    bool continueOnReport = false;
+    std::mutex reportMu;
+    std::map<std::string, size_t> reportSite;
+    std::vector<ContinuedReport> reports;
+
     void record_failure(uint32_t block, std::exception_ptr e);
     void abort_all();
 };
+
+// The SimViolation fail() throws, "[ascend_sim] <api> (block N): <detail>".
+SimViolation violation(const char* api, const char* rule, const std::string& detail);
+
+// A race or uninitialised read at `site` (its rule, API and the other access's
+// operation): throws make() when L stops at reports (or there is no launch), else
+// counts the site and keeps make()'s violation at its first hit.
+template <class Make>
+void report_or_throw(Launch* L, const std::string& site, Make make) {
+    if (!L || !L->continueOnReport) throw make();
+    std::lock_guard<std::mutex> lk(L->reportMu);
+    auto [it, fresh] = L->reportSite.emplace(site, L->reports.size());
+    if (fresh) L->reports.push_back(ContinuedReport{make(), 0});
+    ++L->reports[it->second].count;
+}
 
 // block_store.cpp: a store with ubBytes of UB from the process-wide free list, and back.
 std::unique_ptr<BlockStore> take_store(size_t ubBytes);
@@ -602,12 +624,12 @@ bool completed(Block& b, const GmRecord& r);
 
 // initcheck.cpp: the initcheck of a UB read [lo, hi) (block offsets); role
 // names the operand in the message ("src", "source", nullptr for none).
-[[noreturn]] void init_report(const char* api, const char* role, uint64_t lo, uint64_t hi, uint64_t first);
+void init_report(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi, uint64_t first);
 void init_read_blocks(const char* api, Block& b, const char* role, uint64_t base, const UbBlocks& k);
 void init_write_blocks(Block& b, uint64_t base, const UbBlocks& k);
 inline void init_read(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi) {
     if (!b.initcheck || hi <= lo || b.init.written(lo, hi)) return;
-    init_report(api, role, lo, hi, b.init.first_unwritten(lo, hi));
+    init_report(api, b, role, lo, hi, b.init.first_unwritten(lo, hi));
 }
 
 // queues.cpp: UB bytes below `end` not yet handed out read as 0xFF from now on.

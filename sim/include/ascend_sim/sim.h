@@ -46,6 +46,15 @@ bool initcheck_enabled();
 // set_auto_sync(1 / 0) > ASCEND_XENT_AUTO_SYNC (1 or 0) > on. -1 = back to env/default.
 void set_auto_sync(int on);
 bool auto_sync_enabled();
+// What a race or an uninitialised read does, read at each launch: off = the launch
+// stops at the first one (throws, the default); on = it is recorded and the launch
+// goes on, as msSanitizer and compute-sanitizer do, so one run lists every such
+// report (printed to stderr when the launch ends; last_launch_reports()). Pipe
+// hazards, inter-block GM races and uninitialised UB reads only: every other
+// check still stops the launch. set_continue_on_report(1 / 0) >
+// ASCEND_XENT_CONTINUE_ON_REPORT (1 or 0) > off. -1 = back to env/default.
+void set_continue_on_report(int on);
+bool continue_on_report_enabled();
 
 // ---- violations ---------------------------------------------------------------
 
@@ -130,5 +139,16 @@ void set_launch_capture(LaunchCapture capture);
 
 // Of the calling thread's most recent run_kernel (also after it threw).
 LaunchStats last_launch_stats();
+
+// A report the launch went on after (set_continue_on_report): the first violation
+// seen at one site (rule, API and the other access's operation) and how many
+// times the site was hit.
+struct ContinuedReport {
+    SimViolation violation;
+    uint64_t count;
+};
+// Of the calling thread's most recent run_kernel, in block order; empty when
+// continue_on_report was off.
+std::vector<ContinuedReport> last_launch_reports();
 
 }  // namespace ascend_sim
