@@ -22,6 +22,7 @@
 
 #include "ascend_sim/numerics/numerics.h"  // half, bfloat16_t, RoundMode, CMPMODE, SELMODE
 #include "ascend_sim/kernel_defs.h"
+#include "ascend_sim/kernel_scalar_builtins.h"
 #include "ascend_sim/kernel_tensor.h"
 #include "ascend_sim/kernel_tpipe.h"
 #include "ascend_sim/kernel_data_copy.h"
@@ -74,6 +75,8 @@
 #include "ascend_sim/adv/softmax_grad.h"
 #include "ascend_sim/adv/simple_softmax.h"
 #include "ascend_sim/adv/logsoftmax.h"
+#include "ascend_sim/adv/softmax_flash_v2.h"
+#include "ascend_sim/adv/softmax_flash_v3.h"
 #include "ascend_sim/adv/reduce_sum.h"
 #include "ascend_sim/adv/reduce_max.h"
 #include "ascend_sim/adv/math_round.h"

@@ -15,6 +15,7 @@
 #include "ascend_sim/adv/softmax_tiling.h"
 #include "ascend_sim/adv/softmax_grad_tiling.h"
 #include "ascend_sim/adv/logsoftmax_tiling.h"
+#include "ascend_sim/adv/softmax_flash_tiling.h"
 #include "ascend_sim/adv/reduce_sum_tiling.h"
 #include "ascend_sim/adv/reduce_max_tiling.h"
 #include "ascend_sim/adv/math_round_tiling.h"

@@ -83,6 +83,17 @@ struct SoftmaxConfig {
 };
 constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
 
+// SoftmaxFlashV3's shape and its mean-shift parameters (softmax_utils.h).
+struct SoftMaxParams {
+    uint32_t srcM{0};
+    uint32_t srcK{0};
+    uint32_t oriSrcM{0};
+    uint32_t oriSrcK{0};
+    uint32_t loopCnt{1};
+    uint32_t splitMeanCnt{8};
+    float alpha{0.9375};
+};
+
 // srcM x srcK as laid out (srcK 32 B aligned); oriSrcM x oriSrcK the valid part.
 struct SoftMaxShapeInfo {
     uint32_t srcM{0};
