@@ -63,6 +63,7 @@
 #include "ascend_sim/adv/activation_gelu.h"
 #include "ascend_sim/adv/activation_geglu.h"
 #include "ascend_sim/adv/filter.h"
+#include "ascend_sim/adv/select.h"
 #include "ascend_sim/adv/index.h"
 #include "ascend_sim/adv/normalization_rmsnorm.h"
 #include "ascend_sim/adv/pad.h"
