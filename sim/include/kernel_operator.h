@@ -70,6 +70,7 @@
 #include "ascend_sim/adv/quant.h"
 #include "ascend_sim/adv/quant_channel.h"
 #include "ascend_sim/adv/quant_dequant.h"
+#include "ascend_sim/adv/quant_antiquant.h"
 #include "ascend_sim/adv/softmax.h"
 #include "ascend_sim/adv/softmax_adjust.h"
 #include "ascend_sim/adv/softmax_grad.h"
