@@ -1,4 +1,4 @@
-// AscendAntiQuant (int8_t -> half) against (src + offset) x scale in float64,
+// AscendAntiQuant (int8_t and int4b_t -> half) against (src + offset) x scale in float64,
 // rounded once to half's 11 significant bits (round to nearest even): the
 // inputs are chosen so that src + offset and the product are exact in float,
 // which leaves the output rounding as the only one, so the comparison is exact.
@@ -22,7 +22,11 @@ using namespace AscendC;
 namespace {
 void one(const std::function<void()>& body) { ascend_sim::run_kernel("adv_antiquant", 1, body); }
 
-int8_t src_value(uint32_t i) { return int8_t(int((i * 37u) % 255u) - 127); }
+template <class S>
+int8_t src_value(uint32_t i) {
+    if constexpr (std::is_same_v<S, int4b_t>) return int8_t(int((i * 7u) % 16u) - 8);
+    else return int8_t(int((i * 37u) % 255u) - 127);
+}
 float offset_value(uint32_t c) { return float(int(c % 9) - 4) * 0.75f + 0.25f; }
 float scale_value(uint32_t c) { return float((c % 7) + 1) * 0.0625f * ((c % 3) == 0 ? -1.0f : 1.0f); }
 
@@ -41,14 +45,14 @@ enum class Form { Tensors, ScaleOnly, Scalars, NoTmp };
 
 // rows x cols source; channel c of element (r, col): col without transpose, r when transposed.
 // Scale only with groups: scale is [groups, cols], row r takes scale row r / (rows / groups).
-template <class D, bool isTranspose, Form form = Form::Tensors>
+template <class D, bool isTranspose, Form form = Form::Tensors, class S = int8_t>
 void check_antiquant(uint32_t rows, uint32_t cols, uint32_t tmpBytes, uint32_t groups = 1) {
     for (int autoSync : {1, 0}) {
         const sim_test::AutoSync mode(autoSync);
         one([&] {
             sim_test::Calc c(160 * 1024);
             const uint32_t n = rows * cols;
-            auto src = c.get<int8_t>();
+            auto src = c.get<S>();
             auto dst = c.get<D>()[16384 / sizeof(D)];
             auto offset = c.get<D>()[(16384 + 65536) / sizeof(D)];
             auto scale = c.get<D>()[(16384 + 65536 + 8192) / sizeof(D)];
@@ -62,26 +66,29 @@ void check_antiquant(uint32_t rows, uint32_t cols, uint32_t tmpBytes, uint32_t g
             const uint32_t shape[2] = {isTranspose ? channels : scaleRows, isTranspose ? 1 : channels};
             offset.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));
             scale.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));
-            sim_test::fill(src, n, src_value);
+            if constexpr (std::is_same_v<S, int4b_t>) {  // a nibble's SetValue rewrites its byte
+                for (uint32_t b = 0; b < n / 2; ++b) src.template ReinterpretCast<uint8_t>().SetValue(b, uint8_t(0));
+            }
+            for (uint32_t i = 0; i < n; ++i) src.SetValue(i, S(src_value<S>(i)));
             sim_test::fill(offset, channels, [](uint32_t i) { return offset_value(i); });
             sim_test::fill(scale, channels * scaleRows, [](uint32_t i) { return scale_value(i); });
             sim_test::sync<HardEvent::S_V>();
             const uint32_t k = isTranspose ? cols : rows;
             const D so = D(offset_value(3)), ss = D(scale_value(5));
-            if constexpr (form == Form::Tensors) AscendAntiQuant<int8_t, D, isTranspose>(dst, src, offset, scale, tmp, k);
-            if constexpr (form == Form::NoTmp) AscendAntiQuant<int8_t, D, isTranspose>(dst, src, offset, scale, k);
-            if constexpr (form == Form::ScaleOnly) AscendAntiQuant<int8_t, D, isTranspose>(dst, src, scale, tmp, k);
-            if constexpr (form == Form::Scalars) AscendAntiQuant<int8_t, D, isTranspose>(dst, src, so, ss, tmp, k);
+            if constexpr (form == Form::Tensors) AscendAntiQuant<S, D, isTranspose>(dst, src, offset, scale, tmp, k);
+            if constexpr (form == Form::NoTmp) AscendAntiQuant<S, D, isTranspose>(dst, src, offset, scale, k);
+            if constexpr (form == Form::ScaleOnly) AscendAntiQuant<S, D, isTranspose>(dst, src, scale, tmp, k);
+            if constexpr (form == Form::Scalars) AscendAntiQuant<S, D, isTranspose>(dst, src, so, ss, tmp, k);
             sim_test::sync<HardEvent::V_S>();
             for (uint32_t r = 0; r < rows; ++r)
                 for (uint32_t col = 0; col < cols; ++col) {
                     const uint32_t i = r * cols + col, ch = isTranspose ? r : col;
                     double ref;
-                    if constexpr (form == Form::Scalars) ref = golden<D>(src_value(i), float(so), float(ss));
+                    if constexpr (form == Form::Scalars) ref = golden<D>(src_value<S>(i), float(so), float(ss));
                     else if constexpr (form == Form::ScaleOnly)
-                        ref = golden<D>(src_value(i), 0.0f,
+                        ref = golden<D>(src_value<S>(i), 0.0f,
                                         scale_value(isTranspose ? ch : (r / (rows / groups)) * cols + ch));
-                    else ref = golden<D>(src_value(i), offset_value(ch), scale_value(ch));
+                    else ref = golden<D>(src_value<S>(i), offset_value(ch), scale_value(ch));
                     XCHECK_EQ(double(float(dst.GetValue(i))), ref);
                 }
         });
@@ -143,6 +150,16 @@ XTEST(antiquant_transposed_half) {
     check_antiquant<half, true>(8, 160, 2 * 16 * 8 * 2);    // a 128 strip and 32 tail columns
     check_antiquant<half, true>(8, 64, 64);                 // tmp below 2 x 16 x N halves: per row
     check_antiquant<half, true, Form::ScaleOnly>(16, 32, 16 * 16 * 2);
+}
+
+XTEST(antiquant_int4_input) {
+    check_antiquant<half, false, Form::Tensors, int4b_t>(8, 128, 0);
+    check_antiquant<half, false, Form::Tensors, int4b_t>(4, 160, 0);
+    check_antiquant<half, false, Form::ScaleOnly, int4b_t>(8, 64, 0, 2);
+    check_antiquant<half, false, Form::Scalars, int4b_t>(4, 64, 0);
+    check_antiquant<half, true, Form::Tensors, int4b_t>(16, 64, 2 * 16 * 16 * 2);
+    check_antiquant<half, true, Form::Tensors, int4b_t>(8, 192, 2 * 16 * 8 * 2);
+    check_antiquant<half, true, Form::Tensors, int4b_t>(8, 64, 64);
 }
 
 XTEST(antiquant_refusals) {

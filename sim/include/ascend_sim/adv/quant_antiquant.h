@@ -1,4 +1,4 @@
-// AscendAntiQuant, int8_t to half or bfloat16_t (asc-devkit
+// AscendAntiQuant, int8_t or int4b_t to half or bfloat16_t (asc-devkit
 // include/adv_api/quantization/ascend_antiquant.h; A2: impl/adv_api/detail/
 // quantization/antiquant/ascend_antiquant_impl.h AscendAntiQuantImpl,
 // AscendAntiQuantNoTranspose, AntiQuantNoTransposeImplScalar, AntiQuantImplScalar,
@@ -47,10 +47,11 @@ uint32_t antiquant_dim(const LocalTensor<T>& t, uint32_t given, uint32_t dim, co
     return v;
 }
 
+// A repeat of 128 halves reads 128 B of int8_t, 64 B of int4b_t.
 template <class S>
 UnaryRepeatParams antiquant_cast_src_params() {
     UnaryRepeatParams p;
-    p.srcRepStride = DEFAULT_REPEAT_STRIDE / 2;  // int8_t: 128 bytes a repeat of 128 halves
+    p.srcRepStride = ascend_sim::is_nibble_v<S> ? DEFAULT_REPEAT_STRIDE / 4 : DEFAULT_REPEAT_STRIDE / 2;
     return p;
 }
 
@@ -205,7 +206,7 @@ void antiquant_perf_strip_bf16(const LocalTensor<bfloat16_t>& dst, const LocalTe
     const LocalTensor<float> offsetF = tmp[col * sizeof(float)].ReinterpretCast<float>();
     const LocalTensor<float> scaleF = tmp[n * sizeof(float) + col * sizeof(float)].ReinterpretCast<float>();
     UnaryRepeatParams fromS, toF32, toDst;
-    fromS.srcRepStride = uint8_t(n * sizeof(S) / ONE_BLK_SIZE);
+    fromS.srcRepStride = uint8_t(ascend_sim::elem_bytes<S>(n) / ONE_BLK_SIZE);
     fromS.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
     toF32.srcRepStride = DEFAULT_REPEAT_STRIDE / 2;
     toDst.dstRepStride = uint8_t(n * sizeof(bfloat16_t) / ONE_BLK_SIZE);
@@ -235,7 +236,8 @@ void antiquant_precast(const LocalTensor<half>& dst, const LocalTensor<S>& src, 
     const uint32_t n = src.GetSize();
     SetMaskCount();
     SetVectorMask<half, MaskMode::COUNTER>(0, n);
-    Cast<half, S, false>(dst, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, uint8_t((n + 255) / 256),
+    Cast<half, S, false>(dst, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER,
+                         ascend_sim::is_nibble_v<S> ? uint8_t(1) : uint8_t((n + 255) / 256),
                          antiquant_cast_src_params<S>());
     PipeBarrier<PIPE_V>();
 }
@@ -380,8 +382,7 @@ void antiquant_fp16_transpose(const LocalTensor<half>& dst, const LocalTensor<S>
         return antiquant_rows_scalar<S, half, withOffset>(dst, src, offset, scale, tmp, k, info);
     SetMaskCount();
     SetVectorMask<half, MaskMode::COUNTER>(0, src.GetSize());
-    Cast<half, S, false>(dst, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1,
-                         UnaryRepeatParams(1, 1, DEFAULT_REPEAT_STRIDE, DEFAULT_REPEAT_STRIDE / 2));
+    Cast<half, S, false>(dst, src, RoundMode::CAST_NONE, MASK_PLACEHOLDER, 1, antiquant_cast_src_params<S>());
     PipeBarrier<PIPE_V>();
     const LocalTensor<half> stack = tmp.ReinterpretCast<half>();
     const LocalTensor<half> scaleB = stack, offsetB = stack[16 * channels];
@@ -406,12 +407,15 @@ void antiquant_bf16_transpose(const LocalTensor<bfloat16_t>& dst, const LocalTen
                               const LocalTensor<uint8_t>& tmp, uint32_t k, const AntiQuantShapeInfo& info) {
     if (k > 255 * 8 || k % 64 != 0)
         return antiquant_rows_scalar<S, bfloat16_t, withOffset>(dst, src, offset, scale, tmp, k, info);
-    const uint32_t ch = scale.GetSize(), rows = src.GetSize() / k, strips = k / 64;
+    // int8_t keeps the sizes of the tensors, int4b_t takes the channels from the shape
+    const uint32_t ch = ascend_sim::is_nibble_v<S> ? antiquant_dim(scale, info.scaleHeight, 0, "scale", "scaleHeight")
+                                                   : scale.GetSize();
+    const uint32_t rows = ascend_sim::is_nibble_v<S> ? ch : src.GetSize() / k, strips = k / 64;
     check_tmp(kAntiQuant, tmp, ch * (64 + 16) * uint32_t(sizeof(float)), "GetAscendAntiQuantMaxMinTmpSize");
     const LocalTensor<float> stack = tmp.ReinterpretCast<float>();
     const LocalTensor<float> offsetB = stack, scaleB = stack[8 * ch], acc = stack[16 * ch];
     UnaryRepeatParams fromS, toF32, toDst;
-    fromS.srcRepStride = uint8_t(2 * strips);
+    fromS.srcRepStride = uint8_t(ascend_sim::is_nibble_v<S> ? strips : 2 * strips);
     fromS.dstRepStride = DEFAULT_REPEAT_STRIDE / 2;
     toF32.srcRepStride = DEFAULT_REPEAT_STRIDE / 2;
     toDst.dstRepStride = uint8_t(4 * strips);
@@ -462,9 +466,8 @@ void antiquant_bf16_transpose(const LocalTensor<bfloat16_t>& dst, const LocalTen
 
 template <class S, class D, bool isTranspose>
 void antiquant_check(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t k) {
-    static_assert(std::is_same_v<S, int8_t>,
-                  "AscendAntiQuant: InputDataType int8_t (int4b_t is A2's other input; the simulator does not provide "
-                  "it here)");
+    static_assert(std::is_same_v<S, int8_t> || ascend_sim::is_nibble_v<S>,
+                  "AscendAntiQuant: InputDataType must be int8_t or int4b_t");
     static_assert(std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t>,
                   "AscendAntiQuant: OutputDataType must be half or bfloat16_t");
     if (k == 0) d::fail(kAntiQuant, "K is 0", "k must be above 0");
