@@ -299,6 +299,8 @@ inline void ub_blocks32(const ascend_sim::detail::UbRef& dst, const ascend_sim::
 // UB -> UB: count elements, count * sizeof(T) a multiple of 32 (the NPU rounds down).
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+    static_assert(!ascend_sim::is_nibble_v<T>,
+                  "DataCopy of int4b_t by element count is not modelled; copy the bytes as int8_t or uint8_t");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (bytes % 32 != 0)
         ascend_sim::detail::fail("DataCopy", "byte count not a multiple of 32",

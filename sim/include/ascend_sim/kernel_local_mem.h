@@ -54,7 +54,7 @@ private:
                                      hard == Hardware::L1 ? "L1" : hard == Hardware::L0A ? "L0A"
                                      : hard == Hardware::L0B ? "L0B" : hard == Hardware::L0C ? "L0C" : "non-UB");
         LocalTensor<DataType> t(pos, head_, tileSize);
-        head_ += uint32_t(sizeof(PrimT<DataType>) * tileSize);
+        head_ += uint32_t(ascend_sim::elem_bytes<PrimT<DataType>>(tileSize));
         return t;
     }
     uint32_t head_ = 0;

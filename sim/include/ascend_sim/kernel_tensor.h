@@ -1,7 +1,9 @@
 // GlobalTensor and LocalTensor (CANN: kernel_tensor_impl.h). A LocalTensor is
 // a UB address plus a length in BYTES (dataLen); operator[] moves the address
 // and shrinks dataLen; ReinterpretCast keeps both. Element accesses are
-// PIPE_S instructions and go through the hazard tracker.
+// PIPE_S instructions and go through the hazard tracker. int4b_t elements are
+// nibbles: sizes count them, byte lengths and offsets are half of that, and an
+// element access reads or rewrites its whole byte.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include "cache_hint.h"
 #include "device_runtime.h"
 #include "kernel_defs.h"
+#include "numerics/int4.h"
 
 namespace AscendC {
 
@@ -65,24 +68,41 @@ public:
     // programming, LocalMemAllocator); no TPipe buffer behind it.
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
         : addr_(static_cast<PrimType*>(ascend_sim::detail::ub_raw("LocalTensor::LocalTensor", uint8_t(pos), addr,
-                                                                    uint64_t(tileSize) * sizeof(T)))),
-          dataLen_(uint32_t(tileSize * sizeof(T))),
+                                                                    ascend_sim::elem_bytes<T>(tileSize)))),
+          dataLen_(uint32_t(ascend_sim::elem_bytes<T>(tileSize))),
           maxLen_(dataLen_),
           pos_(pos) {}
 
     PrimType GetValue(const uint32_t index) const {
         check_index("LocalTensor::GetValue", index);
-        ascend_sim::detail::scalar_ub("LocalTensor::GetValue", addr_ + index, sizeof(T), false);
-        return addr_[index];
+        if constexpr (kNibble) {
+            auto* byte = reinterpret_cast<uint8_t*>(addr_) + index / 2;
+            ascend_sim::detail::scalar_ub("LocalTensor::GetValue", byte, 1, false);
+            return PrimType(uint8_t(*byte >> (4 * (index % 2))));
+        } else {
+            ascend_sim::detail::scalar_ub("LocalTensor::GetValue", addr_ + index, sizeof(T), false);
+            return addr_[index];
+        }
     }
+    // int4b_t: the byte is read, its other nibble kept (so that byte must be written before).
     template <class T1>
     void SetValue(const uint32_t index, const T1 value) const {
         check_index("LocalTensor::SetValue", index);
-        ascend_sim::detail::scalar_ub("LocalTensor::SetValue", addr_ + index, sizeof(T), true);
-        addr_[index] = static_cast<PrimType>(value);
+        if constexpr (kNibble) {
+            auto* byte = reinterpret_cast<uint8_t*>(addr_) + index / 2;
+            const uint32_t shift = 4 * (index % 2);
+            ascend_sim::detail::scalar_ub("LocalTensor::SetValue", byte, 1, false);
+            const uint8_t kept = uint8_t(*byte & (0xF0 >> shift));
+            ascend_sim::detail::scalar_ub("LocalTensor::SetValue", byte, 1, true);
+            *byte = uint8_t(kept | (PrimType(value).storage << shift));
+        } else {
+            ascend_sim::detail::scalar_ub("LocalTensor::SetValue", addr_ + index, sizeof(T), true);
+            addr_[index] = static_cast<PrimType>(value);
+        }
     }
     // A reference may be written: tracked as a scalar write.
     PrimType& operator()(const uint32_t index) const {
+        static_assert(!kNibble, "LocalTensor<int4b_t>::operator(): a nibble has no reference; use GetValue/SetValue");
         check_index("LocalTensor::operator()", index);
         ascend_sim::detail::scalar_ub("LocalTensor::operator()", addr_ + index, sizeof(T), true);
         return addr_[index];
@@ -91,9 +111,13 @@ public:
     // A view starting past the end is legal to form (CANN's dataLen wraps); here it
     // holds 0 bytes, so any use of it is refused.
     LocalTensor operator[](const uint32_t offset) const {
-        const uint64_t bytes = uint64_t(offset) * sizeof(T);
+        if (kNibble && offset % 2 != 0)
+            ascend_sim::detail::fail("LocalTensor::operator[]", "odd int4b_t offset",
+                                     "offset %u of an int4b_t tensor is odd; a view must start on a byte (even offset)",
+                                     offset);
+        const uint64_t bytes = ascend_sim::elem_bytes<T>(offset);
         LocalTensor r = *this;
-        r.addr_ = addr_ + offset;
+        r.addr_ = reinterpret_cast<PrimType*>(reinterpret_cast<uint8_t*>(addr_) + bytes);
         r.dataLen_ = bytes > dataLen_ ? 0 : dataLen_ - uint32_t(bytes);
         r.maxLen_ = bytes > maxLen_ ? 0 : maxLen_ - uint32_t(bytes);
         return r;
@@ -110,14 +134,17 @@ public:
         return r;
     }
 
-    uint32_t GetSize() const { return dataLen_ / sizeof(T); }
+    uint32_t GetSize() const { return uint32_t(ascend_sim::byte_elems<T>(dataLen_)); }
     [[deprecated("GetLength is deprecated in CANN; use GetSize")]] uint32_t GetLength() const { return dataLen_; }
     void SetSize(const uint32_t size) {
-        if (uint64_t(size) * sizeof(T) > maxLen_)
+        if (kNibble && size % 2 != 0)
+            ascend_sim::detail::fail("LocalTensor::SetSize", "odd int4b_t size",
+                                     "size %u of an int4b_t tensor is odd; it must fill whole bytes", size);
+        if (ascend_sim::elem_bytes<T>(size) > maxLen_)
             ascend_sim::detail::fail("LocalTensor::SetSize", "size beyond buffer",
                                      "size %u elements (%llu B) exceeds the %u B left in its buffer", size,
-                                     (unsigned long long)(uint64_t(size) * sizeof(T)), maxLen_);
-        dataLen_ = uint32_t(size * sizeof(T));
+                                     (unsigned long long)ascend_sim::elem_bytes<T>(size), maxLen_);
+        dataLen_ = uint32_t(ascend_sim::elem_bytes<T>(size));
     }
     int32_t GetPosition() const { return int32_t(pos_); }
     // Copies keep the shape; ReinterpretCast's tensor has none, as in CANN.
@@ -130,7 +157,12 @@ public:
     __ubuf__ PrimType* GetPhyAddr() const { return addr_; }
     __ubuf__ PrimType* GetPhyAddr(const uint32_t offset) const {
         check_index("LocalTensor::GetPhyAddr", offset);
-        return addr_ + offset;
+        if (kNibble && offset % 2 != 0)
+            ascend_sim::detail::fail("LocalTensor::GetPhyAddr", "odd int4b_t offset",
+                                     "offset %u of an int4b_t tensor is odd; the address of a nibble is its byte's "
+                                     "only for even offsets",
+                                     offset);
+        return reinterpret_cast<PrimType*>(reinterpret_cast<uint8_t*>(addr_) + ascend_sim::elem_bytes<T>(offset));
     }
 
     // --- simulator internals (used by the API templates) ---
@@ -151,12 +183,18 @@ private:
     friend class LocalTensor;
 
     void check_index(const char* api, uint32_t index) const {
-        if (uint64_t(index) * sizeof(T) >= dataLen_)
+        if (ascend_sim::elem_bytes<T>(index) < dataLen_) return;
+        if constexpr (kNibble)
+            ascend_sim::detail::fail(api, "index out of range",
+                                     "index %u (byte %u) is outside the tensor's %u B (%u int4b_t elements, 2 a byte)",
+                                     index, index / 2, dataLen_, dataLen_ * 2);
+        else
             ascend_sim::detail::fail(api, "index out of range",
                                      "index %u (%llu B) is outside the tensor's %u B (%u elements of %u B)", index,
                                      (unsigned long long)(uint64_t(index) * sizeof(T)), dataLen_,
                                      unsigned(dataLen_ / sizeof(T)), unsigned(sizeof(T)));
     }
+    static constexpr bool kNibble = ascend_sim::is_nibble_v<PrimType>;
 
     PrimType* addr_ = nullptr;
     uint32_t dataLen_ = 0;
@@ -170,6 +208,9 @@ template <class T>
 class GlobalTensor {
 public:
     using PrimType = PrimT<T>;
+    static_assert(!ascend_sim::is_nibble_v<PrimType>,
+                  "GlobalTensor<int4b_t> is not modelled: address the bytes as int8_t or uint8_t (ReinterpretCast the "
+                  "LocalTensor to int4b_t)");
 
     GlobalTensor() = default;
 

@@ -163,13 +163,13 @@ public:
     template <class T>
     LocalTensor<T> Get(uint32_t len) {
         return LocalTensor<T>::from_slot(
-            ascend_sim::detail::tbuf_get("TBuf::Get", id_, uint64_t(len) * sizeof(T), 0, true), pos);
+            ascend_sim::detail::tbuf_get("TBuf::Get", id_, ascend_sim::elem_bytes<T>(len), 0, true), pos);
     }
     // size elements starting bufOffset BYTES into the buffer (32 B aligned).
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::GetWithOffset", id_,
-                                                                      uint64_t(size) * sizeof(T), bufOffset, false),
+                                                                      ascend_sim::elem_bytes<T>(size), bufOffset, false),
                                          pos);
     }
 

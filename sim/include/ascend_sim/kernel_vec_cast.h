@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernel_vec_cast_int4.h"
 #include "kernel_vec_ops.h"
 #include "kernel_vec_repeat.h"
 
@@ -15,13 +16,17 @@ namespace sim_vec {
 template <class T, class U, bool isSetMask, class M>
 void cast_highdim(const LocalTensor<T>& dst, const LocalTensor<U>& src, RoundMode mode, const M& mask,
                   uint8_t repeatTime, const UnaryRepeatParams& p) {
-    check_cast<T, U>(mode);
-    using Wide = std::conditional_t<(sizeof(T) >= sizeof(U)), T, U>;
-    apply_mask<Wide, isSetMask>("Cast", mask);
-    const d::RepArg a[2] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
-                            rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
-    repeat("Cast", d::VecOp::Cast, a, 2, {256 / uint32_t(sizeof(Wide)), repeatTime},
-           [&](const d::RepRun& u) { num::cast(at(dst, a[1], u), at(src, a[0], u), size_t(u.len), mode); });
+    if constexpr (ascend_sim::is_nibble_v<T> || ascend_sim::is_nibble_v<U>) {
+        cast_int4_highdim<T, U, isSetMask>(dst, src, mode, mask, repeatTime, p);
+    } else {
+        check_cast<T, U>(mode);
+        using Wide = std::conditional_t<(sizeof(T) >= sizeof(U)), T, U>;
+        apply_mask<Wide, isSetMask>("Cast", mask);
+        const d::RepArg a[2] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
+                                rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
+        repeat("Cast", d::VecOp::Cast, a, 2, {256 / uint32_t(sizeof(Wide)), repeatTime},
+               [&](const d::RepRun& u) { num::cast(at(dst, a[1], u), at(src, a[0], u), size_t(u.len), mode); });
+    }
 }
 }  // namespace sim_vec
 

@@ -172,6 +172,7 @@ constexpr const char* dtype_name() {
     else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
     else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
     else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else if constexpr (ascend_sim::is_nibble_v<T>) return "int4b_t";
     else return "?";
 }
 }  // namespace sim_vec
@@ -190,14 +191,24 @@ void check_cast(RoundMode round_mode) {
 }
 }  // namespace sim_vec
 
+namespace sim_vec {
+template <class T, class U>
+void cast_int4_count(const LocalTensor<T>& dst, const LocalTensor<U>& src, RoundMode mode, uint32_t count);
+}  // namespace sim_vec
+
 template <class T, class U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
-    sim_vec::check_cast<T, U>(round_mode);
-    const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false), sim_vec::arg(dst, count, "dst", true)};
-    if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count, sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U),
-                               a, 2, true))
-        return;
-    sim_vec::num::cast(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count), round_mode);
+    if constexpr (ascend_sim::is_nibble_v<T> || ascend_sim::is_nibble_v<U>) {
+        sim_vec::cast_int4_count(dst, src, round_mode, count);
+    } else {
+        sim_vec::check_cast<T, U>(round_mode);
+        const sim_vec::d::VecArg a[2] = {sim_vec::arg(src, count, "src", false),
+                                         sim_vec::arg(dst, count, "dst", true)};
+        if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count,
+                                   sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U), a, 2, true))
+            return;
+        sim_vec::num::cast(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count), round_mode);
+    }
 }
 
 // ---- reductions (count form; dst[0] gets the result, stored by the scalar unit) ----

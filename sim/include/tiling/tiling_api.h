@@ -8,6 +8,7 @@
 #include "ascend_sim/adv/activation_geglu_tiling.h"
 #include "ascend_sim/adv/index_tiling.h"
 #include "ascend_sim/adv/quant_tiling.h"
+#include "ascend_sim/adv/quant_antiquant_tiling.h"
 #include "ascend_sim/adv/pad_tiling.h"
 #include "ascend_sim/adv/pad_pad_tiling.h"
 #include "ascend_sim/adv/filter_tiling.h"

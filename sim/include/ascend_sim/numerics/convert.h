@@ -20,6 +20,7 @@
 
 #include "enums.h"
 #include "fp_bits.h"
+#include "int4.h"
 #include "types.h"
 
 namespace ascend_sim::numerics {
@@ -137,8 +138,8 @@ inline bfloat16_t bf16_truncate(float x) { return bfloat16_t::from_bits(uint16_t
 
 // ---- which (dst, src) pairs Cast supports on A2/A3, and with which modes ----
 // The Atlas A2 table of Cast.md, as dav_c220 CheckCastDatatype / CastIntrinsicsImpl
-// implement it, less int4b_t (no such type here) and int32_t -> half (needs
-// SetDeqScale, not modelled).
+// implement it, less int32_t -> half (needs SetDeqScale, not modelled). The
+// int4b_t pairs are computed by kernel_vec_cast_int4.h, not by cast() below.
 
 template <class D, class S, class D2, class S2>
 inline constexpr bool pair_v = std::is_same_v<D, D2> && std::is_same_v<S, S2>;
@@ -152,7 +153,7 @@ inline constexpr bool cast_supported_v =
     pair_v<D, S, int16_t, half> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
     pair_v<D, S, float, float> || pair_v<D, S, int16_t, float> || pair_v<D, S, half, int16_t> ||
     pair_v<D, S, float, int16_t> || pair_v<D, S, half, int8_t> || pair_v<D, S, half, uint8_t> ||
-    pair_v<D, S, int16_t, int32_t>;
+    pair_v<D, S, int16_t, int32_t> || pair_v<D, S, AscendC::int4b_t, half> || pair_v<D, S, half, AscendC::int4b_t>;
 
 template <class D, class S>
 constexpr bool cast_supported() { return cast_supported_v<D, S>; }
@@ -166,8 +167,9 @@ constexpr bool cast_mode_allowed(RoundMode m) {
     if constexpr (!cast_supported_v<D, S>) return false;
     else if constexpr (pair_v<D, S, half, float>) return five || none || m == RoundMode::CAST_ODD;
     else if constexpr (pair_v<D, S, float, int32_t> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
-                       pair_v<D, S, half, int16_t>)
+                       pair_v<D, S, half, int16_t> || pair_v<D, S, AscendC::int4b_t, half>)
         return five || none;
+    else if constexpr (pair_v<D, S, half, AscendC::int4b_t>) return none;
     else if constexpr (pair_v<D, S, float, half> || pair_v<D, S, float, bfloat16_t> || pair_v<D, S, int32_t, int64_t> ||
                        pair_v<D, S, int64_t, int32_t> || pair_v<D, S, float, int16_t> || pair_v<D, S, half, int8_t> ||
                        pair_v<D, S, half, uint8_t> || pair_v<D, S, int16_t, int32_t>)

@@ -5,6 +5,7 @@
 #pragma once
 #include "enums.h"
 #include "types.h"
+#include "int4.h"
 #include "convert.h"
 #include "exp.h"
 #include "vec_math.h"
