@@ -4,8 +4,10 @@
 #undef NDEBUG  // the kernel-side assert is empty with NDEBUG, as in CANN; Release builds set it
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "kernel_operator.h"
+#include "kernel_tiling/kernel_tiling.h"
 #include "tikicpulib.h"
 #include "xtest.h"
 
@@ -237,3 +239,7 @@ XTEST(kernel_assert_fails_its_block_with_the_message) {
     ascend_sim::run_kernel("asserting", 1, [] { assert(AscendC::GetBlockIdx() == 0); });
     static_assert(AscendC::GetUBSizeInBytes() == 0 && AscendC::GetDataBlockSizeInBytes() == 32);
 }
+
+// The tiling structs a kernel names through kernel_tiling/kernel_tiling.h are plain data.
+static_assert(std::is_trivially_copyable<AscendC::tiling::SoftMaxTiling>::value, "SoftMaxTiling");
+static_assert(std::is_trivially_copyable<AscendC::tiling::TopkTiling>::value, "TopkTiling");
