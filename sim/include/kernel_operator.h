@@ -92,6 +92,8 @@
 #include "ascend_sim/adv/normalization_deepnorm.h"
 #include "ascend_sim/adv/normalization_welford.h"
 #include "ascend_sim/adv/normalization_layernorm.h"
+#include "ascend_sim/adv/normalization_layernorm_grad.h"
+#include "ascend_sim/adv/normalization_layernorm_grad_beta.h"
 #include "ascend_sim/adv/transdata.h"
 #include "utils/debug/asc_assert.h"
 #include "ascend_sim/adv/sort.h"

@@ -5,9 +5,13 @@
 // over [A, R] rows padded to 32 B (mean and rstd out; float / float,
 // half / half and half / float gamma and beta; rounds and a tail; the padding
 // zeroed in place), and Normalize with given mean and variance (all four
-// gamma / beta configs), with the tilings and tmp sizes their host functions
-// give; the kernel's and the host's parameter checks.
-// Tolerances: float 2e-5 relative (partial sums, Sqrt and Div); half 4e-3.
+// gamma / beta configs), and LayerNormGrad / LayerNormGradBeta against
+// pdX = x1 r + pdVar 2 / H (x - mean) + pdMean / H, resForGamma = (x - mean) r,
+// pdGamma, pdBeta the column sums of dy resForGamma and dy (x1 = dy gamma,
+// r = (var + eps)^-0.5, pdVar, pdMean their row sums), with the tilings and
+// tmp sizes their host functions give; the kernel's and the host's checks.
+// Tolerances: float 2e-5 relative (partial sums, Sqrt and Div); half 4e-3;
+// gradients plus 1e-4 (float) / 2e-2 (half) absolute for their cancelling sums.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -294,4 +298,141 @@ XTEST(layernorm_kernel_checks) {
                                           c.get<uint8_t>()[6 * region], 1e-5f, {4, 32, 32});
         }),
         "Normalize (block 0): isReuseSource must be false");
+}
+
+namespace {
+float dy_at(uint32_t i) { return float(int(i * 29 % 53) - 26) / 8.0f; }
+
+struct GradCase {
+    uint32_t b, s, h, gradBytes, betaBytes;
+};
+
+// LayerNormGrad then LayerNormGradBeta on x with its own mean and variance.
+template <class T, bool reuse = false>
+void check_grad(const GradCase& k) {
+    tiling::LayerNormGradTiling g;
+    tiling::LayerNormGradBetaTiling gb;
+    GetLayerNormGradNDTilingInfo(TensorShape({k.b, k.s, k.h, k.h}), k.gradBytes, sizeof(T), reuse, g);
+    GetLayerNormGradBetaNDTilingInfo(TensorShape({k.b, k.s, k.h, k.h}), k.betaBytes, sizeof(T), reuse, gb);
+    const uint32_t n = k.b * k.s * k.h, rows = k.b * k.s;
+    const float eps = 1e-4f;
+    one([&] {
+        sim_test::Calc c(11 * region);
+        auto at = [&](uint32_t r) { return c.get<T>()[r * region / sizeof(T)]; };
+        auto x = at(0), dy = at(1), pdX = at(2), res = at(3), gamma = at(4), mean = at(5), var = at(6);
+        auto pdGamma = at(7), pdBeta = gamma[1024 / sizeof(T)];
+        auto tmp = c.get<uint8_t>()[8 * region];
+        tmp.SetSize(k.gradBytes > k.betaBytes ? k.gradBytes : k.betaBytes);
+        x.SetSize(n), dy.SetSize(n), pdX.SetSize(n), res.SetSize(n), gamma.SetSize(k.h), mean.SetSize(rows);
+        var.SetSize(rows), pdGamma.SetSize(k.h), pdBeta.SetSize(k.h);
+        sim_test::fill(x, n, x_at);
+        sim_test::fill(dy, n, dy_at);
+        sim_test::fill(gamma, k.h, gamma_at);
+        std::vector<double> xs(n), dys(n);
+        for (uint32_t i = 0; i < n; ++i) xs[i] = double(float(x.GetValue(i))), dys[i] = double(float(dy.GetValue(i)));
+        Stats st = stats(xs, rows, k.h, k.h);
+        for (uint32_t r = 0; r < rows; ++r) mean.SetValue(r, T(float(st.mean[r]))), var.SetValue(r, T(float(st.var[r])));
+        for (uint32_t r = 0; r < rows; ++r) st.mean[r] = double(float(mean.GetValue(r))), st.var[r] = double(float(var.GetValue(r)));
+        sim_test::sync<HardEvent::S_V>();
+        LayerNormGrad<T, reuse>(pdX, res, dy, x, var, mean, gamma, tmp, T(eps), g);
+        sim_test::sync<HardEvent::V_S>();
+        std::vector<double> resWant(n);
+        const double h = k.h, e = double(float(T(eps)));
+        for (uint32_t r = 0; r < rows; ++r) {
+            const double rs = 1 / std::sqrt(st.var[r] + e);
+            double pdVar = 0, pdMean = 0, sumX2 = 0;
+            for (uint32_t j = 0; j < k.h; ++j) {
+                const double x1 = dys[r * k.h + j] * double(float(T(gamma_at(j)))), x2 = xs[r * k.h + j] - st.mean[r];
+                pdVar += -0.5 * x1 * x2 * rs * rs * rs;
+                pdMean += -x1 * rs;
+                sumX2 += -2 * x2;
+            }
+            pdMean += pdVar / h * sumX2;
+            for (uint32_t j = 0; j < k.h; ++j) {
+                const uint32_t i = r * k.h + j;
+                const double x1 = dys[i] * double(float(T(gamma_at(j)))), x2 = xs[i] - st.mean[r];
+                const double want = x1 * rs + pdVar * 2 / h * x2 + pdMean / h;
+                resWant[i] = x2 * rs;
+                XCHECK_NEAR(double(float(pdX.GetValue(i))), want, tol(sizeof(T), want) + (sizeof(T) == 2 ? 2e-2 : 1e-4));
+                XCHECK_NEAR(double(float(res.GetValue(i))), resWant[i], tol(sizeof(T), resWant[i]));
+            }
+        }
+        // The beta step on this resForGamma and the original dy.
+        sim_test::fill(dy, n, dy_at);
+        sim_test::sync<HardEvent::S_V>();
+        LayerNormGradBeta<T, reuse>(pdGamma, pdBeta, res, dy, tmp, gb);
+        sim_test::sync<HardEvent::V_S>();
+        for (uint32_t j = 0; j < k.h; ++j) {
+            double wg = 0, wb = 0;
+            for (uint32_t r = 0; r < rows; ++r) {
+                wg += dys[r * k.h + j] * double(float(T(float(resWant[r * k.h + j]))));
+                wb += dys[r * k.h + j];
+            }
+            XCHECK_NEAR(double(float(pdGamma.GetValue(j))), wg, tol(sizeof(T), wg) + (sizeof(T) == 2 ? 2e-2 : 1e-4));
+            XCHECK_NEAR(double(float(pdBeta.GetValue(j))), wb, tol(sizeof(T), wb));
+        }
+    });
+}
+}  // namespace
+
+XTEST(layernorm_grad_float) {
+    check_grad<float>({2, 10, 64, 6 * 8 * 64 * 4, 6 * 64 * 4});  // rounds of 8 rows, a tail of 4; beta 6 rows a round
+    check_grad<float>({1, 8, 32, 1 << 14, 1 << 12});               // one round
+    check_grad<float, true>({1, 12, 64, 4 * 8 * 64 * 4, 1 << 14}); // reusing dy and x
+}
+
+XTEST(layernorm_grad_half) {
+    check_grad<half>({1, 20, 32, 9 * 16 * 32 * 4, (2 * 32 + 2 * 5 * 32) * 4});
+}
+
+XTEST(layernorm_grad_tmp_sizes_and_checks) {
+    uint32_t mx = 0, mn = 0;
+    GetLayerNormGradMaxMinTmpSize(TensorShape({2, 4, 32, 32}), 4, false, mx, mn);
+    XCHECK(mx == 6 * 1024 * 4 && mn == 6 * 256 * 4);
+    GetLayerNormGradMaxMinTmpSize(TensorShape({1, 2, 32, 32}), 2, false, mx, mn);
+    XCHECK(mx == 9 * 1024 * 2 && mn == 9 * 64 * 2);
+    GetLayerNormGradBetaMaxMinTmpSize(TensorShape({2, 4, 32, 32}), 2, false, mx, mn);
+    XCHECK(mx == 4 * 256 * 4 && mn == 4 * 32 * 4);
+    tiling::LayerNormGradTiling g;
+    GetLayerNormGradNDTilingInfo(TensorShape({1, 20, 64, 64}), 6 * 5 * 64 * 4, 4, false, g);
+    XCHECK(g.nohCalSize == 8 && g.oneCalSize == 512 && g.loopNum == 2 && g.nohTailSize == 4);  // 5 rows rounded to 8
+    XCHECK_THROWS_WITH(GetLayerNormGradNDTilingInfo(TensorShape({1, 20, 64}), 4096, 4, false, g),
+                       "GetLayerNormGradNDTilingInfo: srcShape has 3 dims; it must be [B, S, storageH, originH]");
+    tiling::LayerNormGradBetaTiling b;
+    XCHECK_THROWS_WITH(GetLayerNormGradBetaNDTilingInfo(TensorShape({1, 20, 64, 64}), 256, 4, false, b),
+                       "GetLayerNormGradBetaNDTilingInfo: stackBufferSize must hold 2 x H floats");
+    GetLayerNormGradNDTilingInfo(TensorShape({1, 8, 32, 32}), 1 << 13, 4, false, g);
+    auto grad = [&](uint32_t tmpBytes) {
+        one([&] {
+            sim_test::Calc c(8 * region);
+            auto f = c.get<float>();
+            auto tmp = c.get<uint8_t>()[4 * region];
+            tmp.SetSize(tmpBytes);
+            LayerNormGrad<float>(f[0], f[256], f[512], f[768], f[1024], f[1032], f[1040], tmp, 1e-4f, g);
+        });
+    };
+    // Rows rounded up to 8 a round can outgrow the tmp the tiling was given: refused.
+    tiling::LayerNormGradTiling over;
+    GetLayerNormGradNDTilingInfo(TensorShape({1, 8, 32, 32}), 6 * 5 * 32 * 4, 4, false, over);
+    XCHECK(over.oneCalSize == 256);
+    XCHECK_THROWS_WITH(one([&] {
+        sim_test::Calc c(8 * region);
+        auto f = c.get<float>();
+        auto tmp = c.get<uint8_t>()[4 * region];
+        tmp.SetSize(6 * 5 * 32 * 4);
+        Duplicate(f, 1.0f, 2048);
+        LayerNormGrad<float>(f[0], f[256], f[512], f[768], f[1024], f[1032], f[1040], tmp, 1e-4f, over);
+    }), "LayerNormGrad (block 0): the tiling's slices end at 1536 floats, beyond sharedTmpBuffer's 960");
+    XCHECK_THROWS_WITH(grad(4096),
+                       "LayerNormGrad (block 0): sharedTmpBuffer holds 4096 B, less than the tiling's stackBufferSize "
+                       "8192");
+    XCHECK_THROWS_WITH(
+        one([&] {
+            sim_test::Calc c(8 * region);
+            auto h = c.get<half>();
+            tiling::LayerNormGradBetaTiling b;
+            GetLayerNormGradBetaNDTilingInfo(TensorShape({1, 8, 32, 32}), 4096, 2, false, b);
+            LayerNormGradBeta<half, true>(h[0], h[32], h[64], h[512], c.get<uint8_t>()[4 * region], b);
+        }),
+        "LayerNormGradBeta (block 0): isReuseSource must be false for half");
 }

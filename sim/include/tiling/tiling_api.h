@@ -31,5 +31,6 @@
 #include "ascend_sim/adv/normalization_deepnorm_tiling.h"
 #include "ascend_sim/adv/normalization_welford_tiling.h"
 #include "ascend_sim/adv/normalization_layernorm_tiling.h"
+#include "ascend_sim/adv/normalization_layernorm_grad_tiling.h"
 #include "ascend_sim/adv/transdata_tiling.h"
 #include "ascend_sim/adv/topk_tiling.h"
