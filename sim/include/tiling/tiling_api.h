@@ -31,5 +31,8 @@
 #include "ascend_sim/adv/select_tiling.h"
 #include "ascend_sim/adv/math_power_tiling.h"
 #include "ascend_sim/adv/normalization_deepnorm_tiling.h"
+#include "ascend_sim/adv/normalization_welford_tiling.h"
+#include "ascend_sim/adv/normalization_layernorm_tiling.h"
+#include "ascend_sim/adv/normalization_layernorm_grad_tiling.h"
 #include "ascend_sim/adv/transdata_tiling.h"
 #include "ascend_sim/adv/topk_tiling.h"
