@@ -207,7 +207,7 @@ void zero_padding(const LocalTensor<T>& x, const LocalTensor<float>& stack, cons
 }
 
 // The rstd form's checks (CheckFuncClassLayerNormRstd, CheckLayerNormRstd, GetLayerNormRstdTensorInfo).
-template <class U, class T>
+template <class T>
 void check_rstd(const LocalTensor<T>& out, const LocalTensor<float>& mean, const LocalTensor<float>& rstd,
                 const LocalTensor<T>& x, const LocalTensor<uint8_t>& tmp, const LayerNormPara& p,
                 const LayerNormSeparateTiling& t, bool isReuseSource) {
@@ -309,7 +309,7 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMea
                   "LayerNorm: A2/A3 take T float with U float, or T half with U half or float");
     static_assert(!config.isOnlyOutput, "LayerNorm: config.isOnlyOutput must be false on A2/A3");
     namespace ln = sim_adv::lnorm;
-    ln::check_rstd<U, T>(output, outputMean, outputRstd, inputX, sharedTmpBuffer, para, tiling,
+    ln::check_rstd<T>(output, outputMean, outputRstd, inputX, sharedTmpBuffer, para, tiling,
                                  isReuseSource);
     const LocalTensor<float> stack = sharedTmpBuffer.ReinterpretCast<float>();
     const LocalTensor<float> var = stack[tiling.varianceTmpTensorPos];
