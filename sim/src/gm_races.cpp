@@ -121,15 +121,15 @@ void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
     const GmRecord& c = x.block < y.block ? y : x;
     const std::string site = std::string("GM race|") + access_word(a) + "|" + a.op + "|" + access_word(c) + "|" + c.op;
     report_or_throw(&L, site, [&] {
-    const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
-    std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
-                       ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
-                       access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
-                       access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
-                       (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
-                                      : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
-                       " in between";
-    return SimViolation(api, a.block, "inter-block GM race", what);
+        const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
+        std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
+                           ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
+                           access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
+                           access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
+                           (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
+                                          : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
+                           " in between";
+        return SimViolation(api, a.block, "inter-block GM race", what);
     });
 }
 
