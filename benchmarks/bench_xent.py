@@ -2,12 +2,15 @@
 """Benchmark of CrossEntropyLossGrad on the Ascend C simulator against PyTorch's CPU backward.
 
 For each case, in the same process and interleaved rep by rep (the host is shared
-and noisy; every contender sees the same load; each rep starts at the next contender
-in turn, so none always follows the same one):
+and noisy; every contender sees the same load; each rep runs them in a new seeded
+random order, so none always follows the same one):
 
   ours+alloc  ascend_xent.cross_entropy_loss_grad without out=: it allocates its
-            output, as the autograd path does, and pays its first touch (page faults,
-            zeroing) like torch's backward pays for its gradient
+            output, as the autograd path does; the package's output cache hands it the
+            buffer the previous rep's result freed (resident, as in a training loop)
+  ours+fresh  the same with the cache off (ASCEND_XENT_OUTPUT_CACHE_MB=0): every
+            output is fresh memory and pays its first touch (page faults, zeroing)
+            like torch's backward pays for its gradient
   torch     loss.backward() of F.cross_entropy with the same options (weight, label
             smoothing; z-loss as + s * logsumexp^2), the forward excluded; PyTorch's
             default CPU allocator
@@ -22,7 +25,7 @@ in turn, so none always follows the same one):
             (--settle-ms, default 20; 0 leaves this variant out)
 
 The like-for-like ratios are torch/ours+alloc and torch+THP/ours+alloc: both sides
-allocate, no call waits for an idle gap. The gap variant is reported because it
+allocate, no call waits for an idle gap (torch/ours+fresh: ours without the cache). The gap variant is reported because it
 measures something else: PyTorch's OpenMP workers spin-wait for several milliseconds
 after each parallel region, so a call right after a torch op shares the CPUs with a
 spinning thread (ours: the simulator's block threads want both CPUs), and after a
@@ -49,6 +52,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -76,6 +80,7 @@ TARGET_RSS_MIB = 64.0     # peak resident memory beyond inputs and output
 
 DEFAULT_SETTLE_MS = 20.0  # idle gap of the gap variant (see the module docstring)
 THP_ENV = {"THP_MEM_ALLOC_ENABLE": "1"}  # the torch+THP contender's worker environment
+CACHE_ENV = "ASCEND_XENT_OUTPUT_CACHE_MB"  # the ours+fresh contender switches the output cache off
 
 
 # ----------------------------------------------------------------------------- cases
@@ -259,6 +264,17 @@ def run_case(case, reps, torch, F, xent, settle_s, thp=None):
     def ours_alloc():
         xent.cross_entropy_loss_grad(1.0, log_prob, target, weight, None, lse, "mean", -100, ls, z_scale)
 
+    def ours_fresh():
+        saved = os.environ.get(CACHE_ENV)
+        os.environ[CACHE_ENV] = "0"
+        try:
+            ours_alloc()
+        finally:
+            if saved is None:
+                del os.environ[CACHE_ENV]
+            else:
+                os.environ[CACHE_ENV] = saved
+
     def timed(f, gap_s=0.0):
         if gap_s:
             time.sleep(gap_s)
@@ -269,6 +285,7 @@ def run_case(case, reps, torch, F, xent, settle_s, thp=None):
     backward = torch_backward(torch, F, case, x, target, weight)
     contenders = {
         "ours_alloc": lambda: timed(ours_alloc),
+        "ours_fresh": lambda: timed(ours_fresh),
         "torch_backward": backward,
         "ours": lambda: timed(ours),
         "exp": lambda: timed(lambda: torch.exp(log_prob, out=y)),
@@ -296,9 +313,12 @@ def run_case(case, reps, torch, F, xent, settle_s, thp=None):
             del contenders[k]
     names = list(contenders)
     times = {k: [] for k in names}
-    for i in range(reps):
-        start = i % len(names)
-        for k in names[start:] + names[:start]:
+    order = random.Random(case["name"])  # seeded: the same orders on every run of this case
+    for _ in range(reps):
+        # A new order each rep: in a fixed cycle each contender would always follow the same
+        # one (the THP worker's spinning OpenMP threads, say), whatever rep it started.
+        order.shuffle(names)
+        for k in names:
             times[k].append(contenders[k]())
 
     n, c, es = case["n"], case["c"], ELEM_BYTES[case["dtype"]]
@@ -313,6 +333,7 @@ def run_case(case, reps, torch, F, xent, settle_s, thp=None):
         # per-rep ratios, then their median; the first two are the like-for-like ones
         "ratios": {"torch/ours_alloc": _median_ratio(times, "torch_backward", "ours_alloc"),
                    "torch_thp/ours_alloc": _median_ratio(times, "torch_backward_thp", "ours_alloc"),
+                   "torch/ours_fresh": _median_ratio(times, "torch_backward", "ours_fresh"),
                    "torch/ours": _median_ratio(times, "torch_backward", "ours"),
                    "torch_gap/ours_gap": _median_ratio(times, "torch_backward_gap", "ours_gap"),
                    "ours/exp": _median_ratio(times, "ours", "exp"),
@@ -456,6 +477,7 @@ _COLUMNS = (
     ("torch+THP", "9.3f", lambda r: _ms(r, "torch_backward_thp")),
     ("t/o+alloc", "9.2f", lambda r: r["ratios"]["torch/ours_alloc"]),
     ("THP/o+al", "8.2f", lambda r: r["ratios"]["torch_thp/ours_alloc"]),
+    ("t/o+fresh", "9.2f", lambda r: r["ratios"].get("torch/ours_fresh")),
     ("ours", "8.3f", lambda r: _ms(r, "ours")),
     ("t/ours", "6.2f", lambda r: r["ratios"]["torch/ours"]),
     ("gap t/o", "7.2f", lambda r: r["ratios"]["torch_gap/ours_gap"]),

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _output_cache
 from ._native import native
-
-HUGE_PAGE_MIN_BYTES = 4 << 20  # outputs this large are advised huge pages (NumPy's threshold)
 
 
 def _is_torch_tensor(x) -> bool:
@@ -60,7 +59,7 @@ class _NumpyLib:
 
     @staticmethod
     def empty(shape, dtype: str, like=None):
-        return np.empty(shape, dtype=numpy_dtype(dtype))
+        return _output_cache.empty_numpy(shape, numpy_dtype(dtype))
 
     @staticmethod
     def overlaps(a, b) -> bool:
@@ -137,13 +136,10 @@ class _TorchLib:
         return self.torch.tensor(value, dtype=getattr(self.torch, dtype), device=device)
 
     def empty(self, shape, dtype: str, like=None):
-        dev = like.device if like is not None else "cpu"
-        t = self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
-        nbytes = t.numel() * t.element_size()
-        if t.device.type == "cpu" and nbytes >= HUGE_PAGE_MIN_BYTES:
-            # Untouched yet: let its pages fault in 2 MiB at a time, as NumPy's large arrays do.
-            native().advise_huge_pages(t.data_ptr(), nbytes)
-        return t
+        dev = like.device if like is not None else self.torch.device("cpu")
+        if self.torch.device(dev).type == "cpu":
+            return _output_cache.empty_torch(self.torch, shape, getattr(self.torch, dtype))
+        return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=dev)
 
     def overlaps(self, a, b) -> bool:
         # Meta tensors own no memory (every one reports address 0): nothing can overlap.

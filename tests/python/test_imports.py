@@ -93,7 +93,8 @@ def test_a_call_goes_one_way():
     g = _graph()
     below = {"_api": {"_checks", "_launch"}, "_checks": {"_arrays", "_backends"},
              "_launch": {"_backends", "_native", "_npu"}, "_npu": {"_native"},
-             "_arrays": {"_native"}, "_backends": {"_native"}, "_native": {"_C"}}
+             "_arrays": {"_native", "_output_cache"}, "_output_cache": {"_native"},
+             "_backends": {"_native"}, "_native": {"_C"}}
     for mod, allowed in below.items():
         assert {m.rsplit(".", 1)[-1] for m in g[f"{NAME}.{mod}"]} == allowed, mod
     # torch sits on the public API; nothing below it knows torch_ops.

@@ -48,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, "_accepts_unknown", False):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -46,9 +46,10 @@ def _load_script():
 
 def add_arguments(p) -> None:
     script = _load_script()
-    if script is not None:  # the script's own options; without it, run() says where it is missing
+    if script is not None:
         script.add_arguments(p)
-    p.set_defaults(_script=script)
+    # Without the script its options are unknown: accepted, so that run() can say where it is missing.
+    p.set_defaults(_script=script, _accepts_unknown=script is None)
 
 
 def run(args) -> int:
