@@ -89,12 +89,20 @@ void set_cores(uint32_t n) {
 
 void set_threads(uint32_t n) { g_threads = n; }
 
+namespace {
+thread_local uint32_t t_threadCap = 0;  // ScopedHostThreadCap's; 0: none
+}  // namespace
+
+ScopedHostThreadCap::ScopedHostThreadCap(uint32_t cap) : saved_(t_threadCap) { t_threadCap = cap; }
+ScopedHostThreadCap::~ScopedHostThreadCap() { t_threadCap = saved_; }
+
 uint32_t host_threads() {
     uint32_t n = g_threads.load();
     if (!n) n = env_u32("ASCEND_XENT_THREADS");
     // Read once: it reads sysfs, which cost a small launch ~5 us.
     static const uint32_t cpus = std::thread::hardware_concurrency();
     if (!n) n = cpus;
+    if (t_threadCap && n > t_threadCap) n = t_threadCap;
     return n ? n : 1;
 }
 

@@ -238,6 +238,30 @@ XTEST(profiles_and_settings) {
     XCHECK(ascend_sim::host_threads() >= 1);
 }
 
+XTEST(a_thread_cap_bounds_this_threads_launches_only) {
+    ascend_sim::set_threads(3);
+    {
+        const ascend_sim::ScopedHostThreadCap one(1);
+        XCHECK_EQ(ascend_sim::host_threads(), 1u);
+        {
+            const ascend_sim::ScopedHostThreadCap none(0);  // no cap inside
+            XCHECK_EQ(ascend_sim::host_threads(), 3u);
+        }
+        XCHECK_EQ(ascend_sim::host_threads(), 1u);
+        uint32_t elsewhere = 0;
+        std::thread([&] { elsewhere = ascend_sim::host_threads(); }).join();
+        XCHECK_EQ(elsewhere, 3u);
+        ascend_sim::run_kernel("capped", 8, [] { SyncAll(); });
+        XCHECK_EQ(ascend_sim::last_launch_stats().hostThreads, 1u);
+    }
+    XCHECK_EQ(ascend_sim::host_threads(), 3u);
+    {
+        const ascend_sim::ScopedHostThreadCap many(16);  // a cap above the setting changes nothing
+        XCHECK_EQ(ascend_sim::host_threads(), 3u);
+    }
+    ascend_sim::set_threads(0);
+}
+
 XTEST(ub_limit_follows_the_profile) {
     auto kernel = [] {
         TPipe pipe;

@@ -34,7 +34,20 @@ SocProfile current_profile();
 void set_soc(const std::string& name);  // std::invalid_argument on an unknown name
 void set_cores(uint32_t n);             // 0 = the profile's count
 void set_threads(uint32_t n);           // 0 = ASCEND_XENT_THREADS or all host cores
-uint32_t host_threads();
+uint32_t host_threads();                // the above, at most a ScopedHostThreadCap of this thread
+// While alive, launches made by the constructing thread use at most `cap` host
+// threads (0: no cap). For a launcher that knows a launch is too small to gain from
+// a second thread (waking it and meeting it at SyncAll cost more than its work).
+class ScopedHostThreadCap {
+public:
+    explicit ScopedHostThreadCap(uint32_t cap);
+    ~ScopedHostThreadCap();
+    ScopedHostThreadCap(const ScopedHostThreadCap&) = delete;
+    ScopedHostThreadCap& operator=(const ScopedHostThreadCap&) = delete;
+
+private:
+    uint32_t saved_;
+};
 // The uninitialised-UB-read check (initcheck), read at each launch:
 // set_initcheck(1 on / 0 off) > ASCEND_XENT_INITCHECK (1 or 0) > on. -1 = back to env/default.
 void set_initcheck(int on);
