@@ -34,11 +34,15 @@ public:
                                          static_cast<uint64_t>(t.weightChunks) * kSlotFloats);
     }
 
-    // Every core: its chunks' partials, SyncAll, then the totals. Chunks are dealt from
-    // the last core down: the first tileRemainder cores have one tile more.
+    // Every core: its chunks' partials, SyncAll, then the totals. The row chunks, then
+    // the weight chunks, are dealt as one list from the last core down (one chunk per
+    // core while there are fewer than cores): the first cores have the larger shares
+    // of tiles (tileRemainder) or row units (unitRemainder).
     __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
-        for (int64_t k = cores - 1 - core; k < t_.rowChunks; k += cores) RowChunk(k);
-        for (int64_t k = cores - 1 - core; k < t_.weightChunks; k += cores) WeightChunk(k);
+        for (int64_t k = cores - 1 - core; k < t_.rowChunks + t_.weightChunks; k += cores) {
+            if (k < t_.rowChunks) RowChunk(k);
+            else WeightChunk(k - t_.rowChunks);
+        }
         AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
         AscendC::SyncAll();
         if (t_.rowChunks > 0) SumRowPartials(s);
