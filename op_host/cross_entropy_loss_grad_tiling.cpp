@@ -368,13 +368,10 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         t.colTiles = CeilDiv(C, best.cols);
         t.totalTiles = best.tiles;
         t.blockDim = std::min<int64_t>(cores, best.tiles);
-        t.tilesPerCore = t.totalTiles / t.blockDim;
-        t.tileRemainder = t.totalTiles % t.blockDim;
         t.colMajorTiles = s.weightTile ? 1 : 0;
-        if (t.colMajorTiles) {
-            t.unitsPerCore = N * t.colTiles / t.blockDim;
-            t.unitRemainder = N * t.colTiles % t.blockDim;
-        }
+        const int64_t shares = t.colMajorTiles ? N * t.colTiles : t.totalTiles;  // row units or tiles
+        t.tilesPerCore = shares / t.blockDim;
+        t.tileRemainder = shares % t.blockDim;
         SplitRemainder(s, t);
     } else {
         const int64_t buffers = maxGranules[kMaxIoBuffers] >= 1 ? kMaxIoBuffers : kMinIoBuffers;

@@ -87,8 +87,8 @@ public:
         }
         int64_t count = 0;
         if (t_.colMajorTiles) {
-            unit0_ = core_ * t_.unitsPerCore + (core_ < t_.unitRemainder ? core_ : t_.unitRemainder);
-            unitEnd_ = unit0_ + t_.unitsPerCore + (core_ < t_.unitRemainder ? 1 : 0);
+            unit0_ = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
+            unitEnd_ = unit0_ + t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
             count = UnitTiles();
         } else {
             const bool extra = core_ < t_.tileRemainder;

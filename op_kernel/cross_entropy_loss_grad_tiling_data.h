@@ -55,13 +55,12 @@ struct CrossEntropyLossGradTilingData {
     int64_t colTiles;      // ceil(C / TC)
     int64_t totalTiles;
     int64_t blockDim;      // cores launched
-    int64_t tilesPerCore;  // row-major: base; the first tileRemainder cores get one more
+    // A core's share, base; the first tileRemainder cores get one more. Row-major: of
+    // the tiles. Column-major: of the N * colTiles row units (unit u: row u mod N of
+    // column tile u / N), dealt as contiguous ranges; a core cuts its range into tiles
+    // of up to tileRows rows per column tile.
+    int64_t tilesPerCore;
     int64_t tileRemainder;
-    // Column-major: the N * colTiles row units (unit u: row u mod N of column tile u / N)
-    // dealt as contiguous ranges of unitsPerCore, one more for the first unitRemainder
-    // cores; a core cuts its range into tiles of up to tileRows rows per column tile.
-    int64_t unitsPerCore;
-    int64_t unitRemainder;
     // Balance (row-major numbering, tiles all TC wide): the last splitTiles tiles are
     // each cut into splitPieces column pieces of splitCols columns (the last one
     // narrower), numbered totalTiles - splitTiles on; core k < tileRemainder takes piece

@@ -50,8 +50,8 @@ void CheckCover(const TilingProblem& p, const TilingPlatform& plat, const std::s
         // cut into tiles of up to R rows per column tile, as the kernel's UnitTile.
         int64_t next = 0;
         for (int64_t core = 0; core < t.blockDim; ++core) {
-            const int64_t u0 = core * t.unitsPerCore + std::min(core, t.unitRemainder);
-            const int64_t u1 = u0 + t.unitsPerCore + (core < t.unitRemainder ? 1 : 0);
+            const int64_t u0 = core * t.tilesPerCore + std::min(core, t.tileRemainder);
+            const int64_t u1 = u0 + t.tilesPerCore + (core < t.tileRemainder ? 1 : 0);
             XCHECK_EQ(u0, next);
             next = u1;
             for (int64_t u = u0; u < u1;) {

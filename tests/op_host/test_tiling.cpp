@@ -78,17 +78,14 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.blockDim, std::min({int64_t(plat.vectorCores), pieces, worthCores}));
     XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
     XCHECK(t.tilesPerCore >= 1);
+    XCHECK(t.tileRemainder < t.blockDim || t.splitTiles > 0);
     // Column-major (weighted smoothing, the weight not in UB): the N * colTiles row units
     // dealt to every launched core, within one unit of each other.
     XCHECK_EQ(t.colMajorTiles, int64_t(p.hasWeight && p.labelSmoothing > 0 && !t.weightResident));
     if (t.colMajorTiles) {
-        XCHECK_EQ(t.unitsPerCore * t.blockDim + t.unitRemainder, p.n * t.colTiles);
-        XCHECK(t.unitsPerCore >= 1 && t.unitRemainder < t.blockDim);
-    } else {
-        XCHECK(t.unitsPerCore == 0 && t.unitRemainder == 0);
-    }
-    XCHECK(t.tileRemainder < t.blockDim || t.splitTiles > 0);
-    if (t.splitTiles == 0) {
+        XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, p.n * t.colTiles);
+        XCHECK_EQ(t.splitTiles, int64_t(0));
+    } else if (t.splitTiles == 0) {
         XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, t.totalTiles);
     } else {
         // The remainder tiles cut into column pieces, one per core: whole-width tiles of
