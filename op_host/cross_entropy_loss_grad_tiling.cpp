@@ -56,7 +56,7 @@ constexpr int64_t kWeightRowsBytes = 16384;
 // staged for this many rows at once (one small DMA each instead of one per row).
 constexpr int64_t kBlockStageRows = 64;
 // Column-major (weighted smoothing) tiles walk down a column tile, often hundreds of
-// rows per core: a longer staging saves DMAs (bf16 4096 x 32000: 6 -> 3 per core)
+// rows per core: a longer staging saves DMAs (bf16 4096 x 32000: 4 -> 1 per core)
 // for 3 KiB more UB with int64 targets.
 constexpr int64_t kColumnStageRows = 256;
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
