@@ -1,9 +1,10 @@
 // CrossEntropyLossGrad on one vector core:
 //   xGrad_ij = exp(logProb_ij) * scale_i - smooth_i * w_j - [j == t_i] * nll_i
 // (row terms in cross_entropy_loss_grad_row_terms.h). The core walks a
-// contiguous range of tiles (R rows x TC columns, numbered row-major, or
-// column-major with weighted smoothing: see colMajorTiles in the tiling data),
-// then, when the remainder tiles are split, one column piece of them,
+// contiguous range of tiles (R rows x TC columns, numbered row-major), then, when
+// the remainder tiles are split, one column piece of them; with weighted smoothing
+// a contiguous range of row units (one row of one column tile each, column-major:
+// see colMajorTiles in the tiling data) in tiles of up to R rows; all of it
 // through one TQueBind<VECIN, VECOUT> of ioBuffers (3 or 2) tile buffers: a tile is
 // copied in, computed and copied out of the same buffer, so while tile i is computed,
 // tile i+1 is copied in and (with three) tile i-1 out. fp16/bf16 compute in fp32
@@ -84,10 +85,17 @@ public:
                                                                userWs_, bad_);
             reductions.Run(core_, t_.blockDim, s_);
         }
-        const bool extra = core_ < t_.tileRemainder;
-        first_ = core_ * t_.tilesPerCore + (t_.splitTiles > 0 ? 0 : (extra ? core_ : t_.tileRemainder));
-        const int64_t count = t_.tilesPerCore + (extra ? 1 : 0);
-        lastTile_ = first_ + (t_.splitTiles > 0 ? t_.tilesPerCore : count) - 1;
+        int64_t count = 0;
+        if (t_.colMajorTiles) {
+            unit0_ = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
+            unitEnd_ = unit0_ + t_.tilesPerCore + (core_ < t_.tileRemainder ? 1 : 0);
+            count = UnitTiles();
+        } else {
+            const bool extra = core_ < t_.tileRemainder;
+            first_ = core_ * t_.tilesPerCore + (t_.splitTiles > 0 ? 0 : (extra ? core_ : t_.tileRemainder));
+            count = t_.tilesPerCore + (extra ? 1 : 0);
+            lastTile_ = first_ + (t_.splitTiles > 0 ? t_.tilesPerCore : count) - 1;
+        }
         AscendC::LocalTensor<T> x;  // the tile being computed: logProb in, xGrad out
         if (count > 0) {
             CopyIn(CoreTile(0), 0);
@@ -118,13 +126,49 @@ private:
     // rounded tail), so a tile's rows * pitch elements are all written, also in
     // the shorter last column tile.
     struct Tile {
-        int64_t row0, rows, col0, cols, colTile, pitch;
+        int64_t row0, rows, col0, cols, pitch;
     };
 
-    // This core's i-th tile: a contiguous stretch from first_, then (with split
-    // remainder tiles) its piece.
+    // This core's i-th tile: column-major, its own i-th (UnitTile); row-major, a
+    // contiguous stretch from first_, then (with split remainder tiles) its piece.
     __aicore__ inline int64_t CoreTile(int64_t i) const {
+        if (t_.colMajorTiles) return i;
         return t_.splitTiles > 0 && i == t_.tilesPerCore ? WholeTiles() + core_ : first_ + i;
+    }
+
+    // Column-major: this core's row units [unit0_, unitEnd_) (unit u is row u mod N of
+    // column tile u / N) in tiles of up to tileRows rows, a column tile's rows from the
+    // first of the range in it on. Its i-th tile; for i < 0, a Tile whose rows field
+    // is the number of tiles (UnitTiles).
+    __aicore__ inline Tile UnitTile(int64_t i) const {
+        Tile g{0, 0, 0, 0, 0};
+        int64_t tiles = 0;
+        for (int64_t u = unit0_; u < unitEnd_;) {
+            const int64_t colTile = u / t_.n, row = u - colTile * t_.n;
+            const int64_t end = unitEnd_ < (colTile + 1) * t_.n ? unitEnd_ : (colTile + 1) * t_.n;
+            const int64_t here = (end - u + t_.tileRows - 1) / t_.tileRows;
+            if (i >= 0 && i < tiles + here) {
+                g.row0 = row + (i - tiles) * t_.tileRows;
+                const int64_t left = end - colTile * t_.n - g.row0;
+                g.rows = left < t_.tileRows ? left : t_.tileRows;
+                g.col0 = colTile * t_.tileCols;
+                g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
+                g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
+                return g;
+            }
+            tiles += here;
+            u = end;
+        }
+        g.rows = tiles;
+        return g;
+    }
+
+    __aicore__ inline int64_t UnitTiles() const { return UnitTile(-1).rows; }
+
+    // Column-major: one past the last row of this core's range in the column tile from col0.
+    __aicore__ inline int64_t UnitRowsEnd(int64_t col0) const {
+        const int64_t end = unitEnd_ - col0 / t_.tileCols * t_.n;
+        return end < t_.n ? end : t_.n;
     }
 
     // Tiles before the split ones: pieces are numbered from here on.
@@ -133,6 +177,7 @@ private:
     __aicore__ inline bool IsPiece(int64_t index) const { return t_.splitTiles > 0 && index >= WholeTiles(); }
 
     __aicore__ inline Tile TileAt(int64_t index) const {
+        if (t_.colMajorTiles) return UnitTile(index);
         if (IsPiece(index)) {  // column piece p % splitPieces of split tile p / splitPieces
             const int64_t p = index - WholeTiles();
             Tile g = WholeTileAt(WholeTiles() + p / t_.splitPieces);
@@ -145,13 +190,12 @@ private:
         return WholeTileAt(index);
     }
 
+    // Row-major tile `index`.
     __aicore__ inline Tile WholeTileAt(int64_t index) const {
         Tile g;
-        const int64_t rowTile = t_.colMajorTiles ? index % t_.rowTiles : index / t_.colTiles;
-        g.colTile = t_.colMajorTiles ? index / t_.rowTiles : index % t_.colTiles;
-        g.row0 = rowTile * t_.tileRows;
+        g.row0 = index / t_.colTiles * t_.tileRows;
         g.rows = t_.n - g.row0 < t_.tileRows ? t_.n - g.row0 : t_.tileRows;
-        g.col0 = g.colTile * t_.tileCols;
+        g.col0 = index % t_.colTiles * t_.tileCols;
         g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
         g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
         return g;
@@ -197,14 +241,11 @@ private:
     }
 
     // One past the last row of this core's tiles from `index` on whose rows only grow:
-    // to its last tile (row-major), or to its last tile in index's column tile (column-major).
+    // to its last tile (row-major), or to the end of its range in index's column tile
+    // (column-major).
     __aicore__ inline int64_t RowsEnd(int64_t index) const {
-        int64_t last = IsPiece(index) ? index : lastTile_;
-        if (t_.colMajorTiles) {
-            const int64_t columnEnd = (index / t_.rowTiles + 1) * t_.rowTiles - 1;
-            last = last < columnEnd ? last : columnEnd;
-        }
-        const Tile g = TileAt(last);
+        if (t_.colMajorTiles) return UnitRowsEnd(TileAt(index).col0);
+        const Tile g = TileAt(IsPiece(index) ? index : lastTile_);
         return g.row0 + g.rows;
     }
 
@@ -434,14 +475,14 @@ private:
 
     // The weight columns of the tile, reloaded only when the column tile changes.
     __aicore__ inline void LoadWeightTile(const Tile& g) {
-        if (t_.weightBufBytes == 0 || t_.weightResident || g.colTile == loadedColTile_) return;
-        if (loadedColTile_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
+        if (t_.weightBufBytes == 0 || t_.weightResident || g.col0 == loadedCol0_) return;
+        if (loadedCol0_ >= 0) WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // last Axpy done with the old one
         AscendC::LocalTensor<float> w = weightBuf_.template Get<float>();
         AscendC::DataCopyPad(w, weightGm_[t_.classOffset + g.col0],
                              AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
-        loadedColTile_ = g.colTile;
+        loadedCol0_ = g.col0;
     }
 
     // The fp32 values of a piece from tile element e0 on: the tile buffer itself (fp32)
@@ -509,12 +550,13 @@ private:
     int32_t tileStage_[2] = {0, 0};
     bool tileWaits_[2] = {false, false};
     int64_t tileRowBase_[2] = {0, 0};
+    int64_t unit0_ = 0, unitEnd_ = 0;  // column-major: this core's row units
     int64_t first_ = 0;      // this core's first tile
     int64_t lastTile_ = -1;  // this core's last tile of its contiguous stretch
     LaunchScalars s_;
     BadRowTracker bad_;
     int64_t core_ = 0;
-    int64_t loadedColTile_ = -1;
+    int64_t loadedCol0_ = -1;  // the first column of the loaded weight tile
     // The row terms of tile rows [termsRow0_, termsRow0_ + termsRows_) of the tile being computed.
     float scale_[kChunk];
     float smooth_[kChunk];

@@ -35,10 +35,18 @@ public:
     }
 
     // Every core: its chunks' partials, SyncAll, then the totals. Chunks are dealt from
-    // the last core down: the first tileRemainder cores have one tile more.
+    // the last core down: the first tileRemainder cores have a larger share. When the
+    // row and weight chunks together fit on the other cores, one each (the row chunks,
+    // then the weight chunks); else row chunk k and weight chunk k on the same core.
     __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
-        for (int64_t k = cores - 1 - core; k < t_.rowChunks; k += cores) RowChunk(k);
-        for (int64_t k = cores - 1 - core; k < t_.weightChunks; k += cores) WeightChunk(k);
+        const int64_t k0 = cores - 1 - core;
+        if (t_.rowChunks + t_.weightChunks <= cores - t_.tileRemainder) {
+            if (k0 < t_.rowChunks) RowChunk(k0);
+            else if (k0 < t_.rowChunks + t_.weightChunks) WeightChunk(k0 - t_.rowChunks);
+        } else {
+            for (int64_t k = k0; k < t_.rowChunks; k += cores) RowChunk(k);
+            for (int64_t k = k0; k < t_.weightChunks; k += cores) WeightChunk(k);
+        }
         AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
         AscendC::SyncAll();
         if (t_.rowChunks > 0) SumRowPartials(s);

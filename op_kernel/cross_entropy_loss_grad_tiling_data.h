@@ -55,7 +55,11 @@ struct CrossEntropyLossGradTilingData {
     int64_t colTiles;      // ceil(C / TC)
     int64_t totalTiles;
     int64_t blockDim;      // cores launched
-    int64_t tilesPerCore;  // base; the first tileRemainder cores get one more
+    // A core's share, base; the first tileRemainder cores get one more. Row-major: of
+    // the tiles. Column-major: of the N * colTiles row units (unit u: row u mod N of
+    // column tile u / N), dealt as contiguous ranges; a core cuts its range into tiles
+    // of up to tileRows rows per column tile.
+    int64_t tilesPerCore;
     int64_t tileRemainder;
     // Balance (row-major numbering, tiles all TC wide): the last splitTiles tiles are
     // each cut into splitPieces column pieces of splitCols columns (the last one
@@ -65,9 +69,10 @@ struct CrossEntropyLossGradTilingData {
     int64_t splitTiles;
     int64_t splitPieces;
     int64_t splitCols;
-    // Tile numbering. 1, column-major (weighted smoothing): a core's tiles share weight
-    // columns, loaded once per column tile. 0, row-major: a core's tiles are one
-    // contiguous stretch of logProb and out, read and written front to back.
+    // Tile order. 1, column-major (weighted smoothing): a core's tiles share weight
+    // columns, loaded once per column tile, and it deals row units, not tiles. 0,
+    // row-major: a core's tiles are one contiguous stretch of logProb and out, read and
+    // written front to back.
     int64_t colMajorTiles;
     // 1: the whole weight vector sits in UB (small C): weight[t_i] is a scalar UB read,
     // not a GM one, in the prologue and per row, and the smoothing term reads it too.

@@ -2,8 +2,8 @@
 // tiling of N = 65537, C = 32768 (and other shapes past 2^31 elements or 2^32
 // bytes) on every SoC profile, walked tile by tile with the kernel's geometry
 // (tile order by colMajorTiles, GM offset row0 * C + col0 in uint64):
-// the tiles cover [0, N*C) exactly once, the per-core tile ranges cover every
-// tile once, and phase 1 of the aclnn API accepts such tensors (it never reads
+// the tiles cover [0, N*C) exactly once, the per-core tile (or row unit) ranges
+// cover every tile (unit) once, and phase 1 of the aclnn API accepts such tensors (it never reads
 // their data). scripts/stress_huge.py runs the real kernel at this size.
 #include <algorithm>
 #include <cstdint>
@@ -29,48 +29,69 @@ void CheckCover(const TilingProblem& p, const TilingPlatform& plat, const std::s
     XCHECK_EQ(t.n, p.n);
     XCHECK_EQ(t.c, p.c);
     const uint64_t total = uint64_t(p.n) * uint64_t(p.c);
-    // Per-core ranges: contiguous, in order, covering [0, totalTiles), or, with split
-    // remainder tiles, [0, totalTiles - splitTiles) and one column piece each for the
-    // first tileRemainder cores, the pieces of a split tile side by side across it.
-    int64_t next = 0, pieceCols = 0;
-    for (int64_t core = 0; core < t.blockDim; ++core) {
-        const bool extra = core < t.tileRemainder;
-        const int64_t first = core * t.tilesPerCore + (t.splitTiles > 0 ? 0 : (extra ? core : t.tileRemainder));
-        const int64_t count = t.tilesPerCore + (extra && t.splitTiles == 0 ? 1 : 0);
-        XCHECK_EQ(first, next);
-        next = first + count;
-        if (t.splitTiles > 0 && extra) {
-            const int64_t c0 = (core % t.splitPieces) * t.splitCols;
-            XCHECK(c0 < t.tileCols);
-            pieceCols += std::min(t.splitCols, t.tileCols - c0);
-        }
-    }
-    XCHECK_EQ(next, t.totalTiles - t.splitTiles);
-    XCHECK_EQ(pieceCols, t.splitTiles * (t.splitTiles > 0 ? t.tileCols : 0));
-    // Tile order (column-major or row-major, colMajorTiles); each column tile's rows
-    // in order either way. Elements covered, and for each column tile the next
-    // expected row, so that a gap or an overlap shows.
     uint64_t covered = 0, maxEnd = 0;
     std::vector<int64_t> nextRow(size_t(t.colTiles), 0);
-    int64_t prevColTile = 0;
-    for (int64_t index = 0; index < t.totalTiles; ++index) {
-        const int64_t colTile = t.colMajorTiles ? index / t.rowTiles : index % t.colTiles;
-        const int64_t row0 = (t.colMajorTiles ? index % t.rowTiles : index / t.colTiles) * t.tileRows;
-        const int64_t rows = t.n - row0 < t.tileRows ? t.n - row0 : t.tileRows;
+    // One tile of R rows from row0 of column tile colTile: in order within its column
+    // tile (a gap or an overlap shows), inside [0, N*C) at the kernel's GM offsets.
+    auto visit = [&](int64_t colTile, int64_t row0, int64_t rows) {
         const int64_t col0 = colTile * t.tileCols;
         const int64_t cols = t.c - col0 < t.tileCols ? t.c - col0 : t.tileCols;
-        const bool orderOk = t.colMajorTiles ? colTile >= prevColTile : colTile == index % t.colTiles;
-        if (!orderOk || rows < 1 || cols < 1 || nextRow[size_t(colTile)] != row0) {
-            xtest::fail(__FILE__, __LINE__, what + ": tile " + std::to_string(index) + " breaks the cover");
-            return;
-        }
-        prevColTile = colTile;
+        if (rows < 1 || rows > t.tileRows || cols < 1 || nextRow[size_t(colTile)] != row0) return false;
         nextRow[size_t(colTile)] = row0 + rows;
         const uint64_t first = uint64_t(row0) * uint64_t(t.c) + uint64_t(col0);  // the kernel's GM offset
         const uint64_t last = uint64_t(row0 + rows - 1) * uint64_t(t.c) + uint64_t(col0 + cols);
         maxEnd = last > maxEnd ? last : maxEnd;
         XCHECK(first < total && last <= total);
         covered += uint64_t(rows) * uint64_t(cols);
+        return true;
+    };
+    if (t.colMajorTiles) {
+        // Row units (row u mod N of column tile u / N) dealt as contiguous ranges, each
+        // cut into tiles of up to R rows per column tile, as the kernel's UnitTile.
+        int64_t next = 0;
+        for (int64_t core = 0; core < t.blockDim; ++core) {
+            const int64_t u0 = core * t.tilesPerCore + std::min(core, t.tileRemainder);
+            const int64_t u1 = u0 + t.tilesPerCore + (core < t.tileRemainder ? 1 : 0);
+            XCHECK_EQ(u0, next);
+            next = u1;
+            for (int64_t u = u0; u < u1;) {
+                const int64_t colTile = u / t.n, end = std::min(u1, (colTile + 1) * t.n);
+                for (int64_t row = u - colTile * t.n; row < end - colTile * t.n; row += t.tileRows)
+                    if (!visit(colTile, row, std::min(t.tileRows, end - colTile * t.n - row))) {
+                        xtest::fail(__FILE__, __LINE__, what + ": core " + std::to_string(core) + " breaks the cover");
+                        return;
+                    }
+                u = end;
+            }
+        }
+        XCHECK_EQ(next, t.n * t.colTiles);
+    } else {
+        // Per-core ranges: contiguous, in order, covering [0, totalTiles), or, with split
+        // remainder tiles, [0, totalTiles - splitTiles) and one column piece each for the
+        // first tileRemainder cores, the pieces of a split tile side by side across it.
+        int64_t next = 0, pieceCols = 0;
+        for (int64_t core = 0; core < t.blockDim; ++core) {
+            const bool extra = core < t.tileRemainder;
+            const int64_t first = core * t.tilesPerCore + (t.splitTiles > 0 ? 0 : (extra ? core : t.tileRemainder));
+            const int64_t count = t.tilesPerCore + (extra && t.splitTiles == 0 ? 1 : 0);
+            XCHECK_EQ(first, next);
+            next = first + count;
+            if (t.splitTiles > 0 && extra) {
+                const int64_t c0 = (core % t.splitPieces) * t.splitCols;
+                XCHECK(c0 < t.tileCols);
+                pieceCols += std::min(t.splitCols, t.tileCols - c0);
+            }
+        }
+        XCHECK_EQ(next, t.totalTiles - t.splitTiles);
+        XCHECK_EQ(pieceCols, t.splitTiles * (t.splitTiles > 0 ? t.tileCols : 0));
+        // Tiles in row-major order, each column tile's rows in order.
+        for (int64_t index = 0; index < t.totalTiles; ++index) {
+            const int64_t row0 = index / t.colTiles * t.tileRows;
+            if (!visit(index % t.colTiles, row0, t.n - row0 < t.tileRows ? t.n - row0 : t.tileRows)) {
+                xtest::fail(__FILE__, __LINE__, what + ": tile " + std::to_string(index) + " breaks the cover");
+                return;
+            }
+        }
     }
     for (int64_t v : nextRow) XCHECK_EQ(v, t.n);
     XCHECK_EQ(covered, total);

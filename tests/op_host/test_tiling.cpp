@@ -55,9 +55,11 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.smoothWeightRows, int64_t(weightRows ? 8 : 0));
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32 + t.smoothWeightRows * pitch * 4);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
-    // A stage holds whole tiles' rows, about 64 of them (at least one tile's).
+    // A stage holds whole tiles' rows, about 64 of them, 256 with column-major tiles
+    // (at least one tile's).
     if (p.n > 0) {
-        const int64_t block = std::min<int64_t>(p.n, t.tileRows * std::max<int64_t>(1, 64 / t.tileRows));
+        const int64_t about = t.colMajorTiles ? 256 : 64;
+        const int64_t block = std::min<int64_t>(p.n, t.tileRows * std::max<int64_t>(1, about / t.tileRows));
         XCHECK_EQ(t.stageRows, block);
         XCHECK(t.stageBytes >= (t.stageRows * p.targetBytes + 31) / 32 * 32);
     }
@@ -77,7 +79,13 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
     XCHECK(t.tilesPerCore >= 1);
     XCHECK(t.tileRemainder < t.blockDim || t.splitTiles > 0);
-    if (t.splitTiles == 0) {
+    // Column-major (weighted smoothing, the weight not in UB): the N * colTiles row units
+    // dealt to every launched core, within one unit of each other.
+    XCHECK_EQ(t.colMajorTiles, int64_t(p.hasWeight && p.labelSmoothing > 0 && !t.weightResident));
+    if (t.colMajorTiles) {
+        XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, p.n * t.colTiles);
+        XCHECK_EQ(t.splitTiles, int64_t(0));
+    } else if (t.splitTiles == 0) {
         XCHECK_EQ(t.tilesPerCore * t.blockDim + t.tileRemainder, t.totalTiles);
     } else {
         // The remainder tiles cut into column pieces, one per core: whole-width tiles of
