@@ -302,7 +302,8 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             // Weighted smoothing deals row units, so its slowest core may have fewer
             // whole tiles' work than ceil(tiles / cores): bound it by the floor.
             const double perCore = static_cast<double>(s.weightTile ? tiles / cores : CeilDiv(tiles, cores));
-            double tileCost = static_cast<double>(kTileOverhead + rows * (kRowOverhead + cols * elemTraffic));
+            const int64_t rowCost = kRowOverhead + cols * elemTraffic;
+            double tileCost = static_cast<double>(kTileOverhead + rows * rowCost);
             // The pieces and the weight reloads only add: skip them when the tiles alone lose.
             if (have && perCore * tileCost > best.cost) return;
             CrossEntropyLossGradTilingData f{};
@@ -317,8 +318,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             c.cost = perCore * tileCost;
             if (s.weightTile)
                 c.cost = UnitMakespan(N, CeilDiv(C, cols), rows, std::min(cores, tiles),
-                                      tileCost - static_cast<double>(rows * (kRowOverhead + cols * elemTraffic)),
-                                      static_cast<double>(kRowOverhead + cols * elemTraffic),
+                                      tileCost - static_cast<double>(rows * rowCost), static_cast<double>(rowCost),
                                       static_cast<double>(kTileOverhead + cols * 4));
             if (!have || c.cost < best.cost || (c.cost == best.cost && c.tiles < best.tiles)) {
                 best = c;
