@@ -25,11 +25,11 @@ random order, so none always follows the same one):
             (--settle-ms, default 20; 0 leaves this variant out)
 
 The like-for-like ratios are torch/ours+alloc and torch+THP/ours+alloc: both sides
-allocate, no call waits for an idle gap (torch/ours+fresh: ours without the cache). The gap variant is reported because it
-measures something else: PyTorch's OpenMP workers spin-wait for several milliseconds
-after each parallel region, so a call right after a torch op shares the CPUs with a
-spinning thread (ours: the simulator's block threads want both CPUs), and after a
-gap each call starts with its threads asleep.
+allocate, no call waits for an idle gap (torch/ours+fresh: ours without the cache).
+The gap variant is reported because it measures something else: PyTorch's OpenMP
+workers spin-wait for several milliseconds after each parallel region, so a call right
+after a torch op shares the CPUs with a spinning thread (ours: the simulator's block
+threads want both CPUs), and after a gap each call starts with its threads asleep.
 
 Reported per case: medians of the times and of the per-rep ratios, achieved GB/s
 (N*C*(in+out bytes) / time of ours) against the copy's, the GM traffic from the

@@ -74,23 +74,25 @@ def release() -> None:
         _free.clear()
 
 
-def empty_numpy(shape, dtype: np.dtype):
-    """An uninitialised C-contiguous array, from the cache when it is large enough."""
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    if nbytes < MIN_BYTES or _cap_bytes() == 0:
-        return np.empty(shape, dtype=dtype)
-    base = _take(nbytes)
+def _cached(shape, itemsize: int) -> bool:
+    return int(np.prod(shape)) * itemsize >= MIN_BYTES and _cap_bytes() > 0
+
+
+def _from_cache(shape, dtype: np.dtype):
+    base = _take(int(np.prod(shape)) * dtype.itemsize)
     out = base.view(dtype).reshape(shape)
     weakref.finalize(out, _give, base)
     return out
 
 
+def empty_numpy(shape, dtype: np.dtype):
+    """An uninitialised C-contiguous array, from the cache when it is large enough."""
+    return _from_cache(shape, dtype) if _cached(shape, dtype.itemsize) else np.empty(shape, dtype=dtype)
+
+
 def empty_torch(torch, shape, dtype):
     """An uninitialised contiguous CPU tensor, from the cache when it is large enough."""
-    itemsize = torch.empty((), dtype=dtype).element_size()
-    nbytes = int(np.prod(shape)) * itemsize
-    if nbytes < MIN_BYTES or _cap_bytes() == 0:
+    if not _cached(shape, dtype.itemsize):
         return torch.empty(shape, dtype=dtype)
     # NumPy has no bfloat16: the tensor is made over an integer view of the same width.
-    holder = empty_numpy(shape, np.dtype(f"int{8 * itemsize}"))
-    return torch.from_numpy(holder).view(dtype)
+    return torch.from_numpy(_from_cache(shape, np.dtype(f"int{8 * dtype.itemsize}"))).view(dtype)
