@@ -7,8 +7,8 @@
 //                  weighted smoothing R in [1, Rmax(TC)] (see UnitMakespan)
 //                  when a row's burst is at least kMinBurstBytes
 //   The launch uses cores = min(vector cores, N*C*(in + out bytes) / kMinCoreBytes)
-//   (at least 1): a core's fixed GM bytes (its bad-target slot, its reads of the
-//   prologue's partial slots) would otherwise weigh on a tiny problem's traffic.
+//   (at least 1; a smaller share with weighted smoothing): each launched core has
+//   fixed costs (GM bytes, its start), which would otherwise weigh on a tiny problem.
 //   A candidate is admissible when its UB use fits and it yields at least
 //   min(cores, N * ceil(C / granule)) tiles, so every launched core gets work.
 //   Among admissible candidates the one with the smallest modelled makespan wins,
@@ -61,10 +61,15 @@ constexpr int64_t kBlockStageRows = 64;
 constexpr int64_t kColumnStageRows = 256;
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
 // also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
-// partial it reads, the targets of its tiles); at 16 KiB per core they stay under
-// ~0.5% of the traffic. The NPU model has launch and SyncAll (~13 us) dominate such
-// small problems anyway: a 16 KiB share takes ~0.1 us at one core's DMA rate.
-constexpr int64_t kMinCoreBytes = 16384;
+// partial it reads, the targets of its tiles), under 0.5% of such a share. Launch and
+// SyncAll (~13 us in the NPU model) dominate problems this small: a 32 KiB share
+// moves in ~0.25 us at one core's DMA rate (fp32 1 x 32000 on 7 cores models at
+// 15.1 us, on 15 cores with 16 KiB shares at 15.0), while every launched core costs
+// the simulator its own start, UB and checks (62 us of host time instead of 115).
+// Weighted smoothing keeps 16 KiB: its prologue sums the weight in chunks and each
+// core loads the weight columns of its tiles, work that more cores share (bf16
+// 1 x 32000 models at 16.1 us on 7 cores, 17.3 on 3).
+constexpr int64_t kMinCoreBytes = 32768, kMinCoreBytesWeightedSmoothing = 16384;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t Align32(int64_t x) { return (x + 31) / 32 * 32; }
@@ -292,7 +297,8 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
 
     if (N > 0) {
         // N * C * elemTraffic cannot overflow: the checks keep N * C below INT64_MAX / 16.
-        const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(P, N * C * elemTraffic / kMinCoreBytes));
+        const int64_t minCoreBytes = p.hasWeight && t.smoothing ? kMinCoreBytesWeightedSmoothing : kMinCoreBytes;
+        const int64_t cores = std::max<int64_t>(1, std::min<int64_t>(P, N * C * elemTraffic / minCoreBytes));
         const int64_t needTiles = std::min<int64_t>(cores, N * granules);
         Candidate best;
         bool have = false;

@@ -114,17 +114,21 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
         for (int i = 0; i < n; ++i)
             if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + args[i].bytes);
     const Instr in = b.hz.issue(P_V, api);
-    if (n == 2 && !args[0].write && args[1].write && off[0] == off[1] && args[0].bytes == args[1].bytes) {
-        // In place (Muls(x, x, ...)): one pass for the read and the write.
-        b.hz.access_rw(api, in, Space::UB, off[1], off[1] + args[1].bytes);
-        if (b.initcheck) b.init.mark(off[1], off[1] + args[1].bytes);
-        return true;
-    }
+    // A lone write to the range the operand before it reads (Muls(x, x, ...), Axpy's
+    // dst) shares one pass with that read, after the other reads: the same checks in
+    // the same order.
+    const int last = n - 1;
+    int writes = 0;
+    for (int i = 0; i < n; ++i) writes += args[i].write ? 1 : 0;
+    const bool inPlace = n >= 2 && writes == 1 && args[last].write && !args[last - 1].write && off[last - 1] == off[last] &&
+                         args[last - 1].bytes == args[last].bytes;
     for (int i = 0; i < n; ++i)
-        if (!args[i].write) b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
+        if (!args[i].write && !(inPlace && i == last - 1))
+            b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
     for (int i = 0; i < n; ++i)
         if (args[i].write) {
-            b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
+            if (inPlace && i == last) b.hz.access_rw(api, in, Space::UB, off[i], off[i] + args[i].bytes);
+            else b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
             if (b.initcheck) b.init.mark(off[i], off[i] + args[i].bytes);
         }
     return true;

@@ -51,7 +51,7 @@ XTEST(phase_two_runs_on_the_phase_one_profile) {
         int64_t n, c;
         Options o;
         const char* label;
-    } cases[] = {{4096, 64, MeanWeighted(), "mean 4096x64"}, {2, 200003, WideNone(), "none 2x200003"}};
+    } cases[] = {{16384, 64, MeanWeighted(), "mean 16384x64"}, {2, 400003, WideNone(), "none 2x400003"}};
     for (const Case& k : cases) {
         const Problem p = RandomProblem(k.n, k.c, k.o, 11);
         ascend_sim::set_soc("ascend950");
@@ -69,7 +69,7 @@ XTEST(phase_two_runs_on_the_phase_one_profile) {
     }
     // Phase 1 on 7 cores, phase 2 after set_cores(48): still 7 blocks.
     const Options o = MeanWeighted();
-    const Problem p = RandomProblem(4096, 64, o, 12);
+    const Problem p = RandomProblem(16384, 64, o, 12);
     ascend_sim::set_soc("ascend910b");
     ascend_sim::set_cores(7);
     const RunResult r = Run(p, o, ACL_FLOAT, ACL_INT64, false, [] { ascend_sim::set_cores(48); });
@@ -103,9 +103,9 @@ XTEST(profile_switches_on_another_thread) {
         }
     } switcher;
     const Options mean = MeanWeighted(), wide = WideNone();
-    const Problem pm = RandomProblem(4096, 64, mean, 21), pw = RandomProblem(2, 200003, wide, 22);
+    const Problem pm = RandomProblem(4096, 64, mean, 21), pw = RandomProblem(2, 400003, wide, 22);
     for (int i = 0; i < 30; ++i) {
         ExpectGood(__LINE__, Run(pm, mean, ACL_FLOAT, ACL_INT64), mean, "mean 4096x64 under switching");
-        ExpectGood(__LINE__, Run(pw, wide, ACL_FLOAT, ACL_INT64), wide, "none 2x200003 under switching");
+        ExpectGood(__LINE__, Run(pw, wide, ACL_FLOAT, ACL_INT64), wide, "none 2x400003 under switching");
     }
 }

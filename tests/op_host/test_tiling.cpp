@@ -72,9 +72,11 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.colTiles, CeilDiv(p.c, t.tileCols));
     XCHECK_EQ(t.totalTiles, t.rowTiles * t.colTiles);
     // Every core used whenever N * ceil(C / granule) >= cores and every core gets at
-    // least 16 KiB of logProb + out traffic; balance within one tile.
+    // least 32 KiB (16 KiB with weighted smoothing) of logProb + out traffic; balance
+    // within one tile.
     const int64_t pieces = p.n * CeilDiv(p.c, granule);
-    const int64_t worthCores = std::max<int64_t>(1, p.n * p.c * 2 * eb / 16384);
+    const int64_t share = p.hasWeight && p.labelSmoothing > 0 ? 16384 : 32768;
+    const int64_t worthCores = std::max<int64_t>(1, p.n * p.c * 2 * eb / share);
     XCHECK_EQ(t.blockDim, std::min({int64_t(plat.vectorCores), pieces, worthCores}));
     XCHECK_EQ(int64_t(r.blockDim), t.blockDim);
     XCHECK(t.tilesPerCore >= 1);
@@ -178,7 +180,7 @@ XTEST(tiling_one_row_huge_c_uses_every_core) {
     for (const auto& prof : ascend_sim::profiles()) {
         TilingProblem p;
         p.n = 1;
-        p.c = 262144;
+        p.c = 524288;
         const TilingResult r = ComputeTiling(p, PlatformOf(prof));
         XCHECK(r.ok);
         XCHECK_EQ(r.data.blockDim, int64_t(prof.vectorCores));
@@ -229,14 +231,14 @@ XTEST(tiling_rejects_bad_problems) {
     XCHECK(!ComputeTiling(q, tiny).ok);
 }
 
-// The shapes tests/op_kernel/test_kernel_reference.cpp runs for two paths: 100 x 1000,
+// The shapes tests/op_kernel/test_kernel_reference.cpp runs for two paths: 100 x 4000,
 // whole-row tiles whose remainder on the launched cores is cut into column pieces;
 // 100 x 400 with weighted smoothing, the weight resident and copied onto 8 rows (12.8 KB).
-XTEST(remainder_pieces_100x1000_and_weight_rows_100x400) {
+XTEST(remainder_pieces_100x4000_and_weight_rows_100x400) {
     for (int64_t dtype : {XENT_FP32, XENT_FP16, XENT_BF16}) {
         TilingProblem p;
         p.n = 100;
-        p.c = 1000;
+        p.c = 4000;
         p.dtype = dtype;
         const TilingResult split = ComputeTiling(p, TilingPlatform{});
         XCHECK(split.ok);

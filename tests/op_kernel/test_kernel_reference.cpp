@@ -42,16 +42,16 @@ XTEST(matrix_row_packed_37x75) { RunMatrix(37, 75, 100); }
 XTEST(matrix_row_packed_3001x9) { RunMatrix(3001, 9, 200); }
 
 // Column-split tiles: C wider than one tile, fewer rows than cores.
-XTEST(matrix_column_split_3x20011) { RunMatrix(3, 20011, 300); }
+XTEST(matrix_column_split_3x60011) { RunMatrix(3, 60011, 300); }
 
-// With weighted smoothing, multi-row column-split tiles (e.g. fp32 4 x 672,
-// bf16 11 x 416 on ascend910b): a ragged last row tile, and a last column tile
-// whose rows are narrower than the full tiles' (337 of 416 columns: its rows
-// sit at their own 32-byte pitch in UB).
-XTEST(matrix_column_split_multi_row_62x2001) { RunMatrix(62, 2001, 400); }
+// With weighted smoothing, multi-row column-major tiles (fp32 2 x 6672, bf16
+// 2 x 10016 on ascend910b): cores' ranges that end inside a tile's rows, and a last
+// column tile whose rows are narrower than the full tiles' (6667 of 6672 columns:
+// its rows sit at their own 32-byte pitch in UB).
+XTEST(matrix_column_split_multi_row_62x20011) { RunMatrix(62, 20011, 400); }
 
 // Whole-row tiles whose remainder on the launched cores is cut into column pieces.
-XTEST(matrix_remainder_pieces_100x1000) { RunMatrix(100, 1000, 600); }
+XTEST(matrix_remainder_pieces_100x4000) { RunMatrix(100, 4000, 600); }
 
 // Weighted smoothing subtracts smooth_i * w_j from 8 rows per Axpy, from 8 row copies
 // of w (tests/op_host/test_tiling.cpp checks that both shapes take their paths).

@@ -80,7 +80,7 @@ XTEST(one_row_many_classes_spreads_over_every_core) {
     o.reduction = "none";
     o.weight = true;
     o.labelSmoothing = 0.1;
-    Problem p = RandomProblem(1, 262144, o, 11);
+    Problem p = RandomProblem(1, 524288, o, 11);
     p.target = {200000};
     const RunResult r = Run(p, o, ACL_FLOAT, ACL_INT64);
     XCHECK_EQ(r.status, ACLNN_SUCCESS);

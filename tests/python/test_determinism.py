@@ -25,7 +25,7 @@ CASES = [
     (4500, 300, "bfloat16", "mean", True, 0.1, "on_gz"),
     (3, 70001, "float32", "mean", True, 0.05, "on"),
     (257, 4097, "float16", "sum", True, 0.2, "off"),
-    (700, 33, "float32", "none", False, 0.0, "on_gz"),
+    (2800, 33, "float32", "none", False, 0.0, "on_gz"),
 ]
 
 
