@@ -389,13 +389,18 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
     t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
+    // A few rows and at most one weight chunk: each core summing them itself takes what
+    // the chunks' owners take anyway, without their slots and a SyncAll on the launch's
+    // critical path (3 us in the NPU model); with more than kLocalPrologueRows rows each
+    // core's scalar pass over them would cost the simulator more.
+    t.prologueLocal = t.prologue && t.rowChunks <= 1 && t.weightChunks <= 1 && N <= kLocalPrologueRows ? 1 : 0;
 
     // User workspace: the tiling itself, then the slots.
     t.tilingBytes = Align32(sizeof(CrossEntropyLossGradTilingData));
     t.badSlotOffset = t.tilingBytes;
     t.rowPartialOffset = t.badSlotOffset + t.blockDim * kSlotBytes;
-    t.weightPartialOffset = t.rowPartialOffset + t.rowChunks * kSlotBytes;
-    t.userWorkspaceBytes = t.weightPartialOffset + t.weightChunks * kSlotBytes;
+    t.weightPartialOffset = t.rowPartialOffset + (t.prologueLocal ? 0 : t.rowChunks) * kSlotBytes;
+    t.userWorkspaceBytes = t.weightPartialOffset + (t.prologueLocal ? 0 : t.weightChunks) * kSlotBytes;
 
     r.blockDim = static_cast<uint32_t>(t.blockDim);
     r.workspaceBytes = N == 0 ? 0 : static_cast<uint64_t>(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes;

@@ -34,11 +34,22 @@ public:
                                          static_cast<uint64_t>(t.weightChunks) * kSlotFloats);
     }
 
-    // Every core: its chunks' partials, SyncAll, then the totals. Chunks are dealt from
+    // Every core: its chunks' partials, SyncAll, then the totals (with prologueLocal,
+    // the one row chunk on every core, no slot, no SyncAll). Chunks are dealt from
     // the last core down: the first tileRemainder cores have a larger share. When the
     // row and weight chunks together fit on the other cores, one each (the row chunks,
     // then the weight chunks); else row chunk k and weight chunk k on the same core.
     __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
+        if (t_.prologueLocal) {  // chunk 0 of each, added up as the Sum*Partials add their one slot
+            if (t_.rowChunks > 0) {
+                float weightSum = 0.0f;
+                int32_t count = 0;
+                RowChunkSums(0, weightSum, count);
+                SetRowSums(0.0f + weightSum, count, s);
+            }
+            if (t_.weightChunks > 0) s.classWeightSum = 0.0f + WeightChunkSum(0);
+            return;
+        }
         const int64_t k0 = cores - 1 - core;
         if (t_.rowChunks + t_.weightChunks <= cores - t_.tileRemainder) {
             if (k0 < t_.rowChunks) RowChunk(k0);
@@ -58,10 +69,15 @@ private:
 
     // W and M of rows [k*kRowChunk, ...) -> slot k: {float W, int32 M}.
     __aicore__ inline void RowChunk(int64_t k) {
-        const int64_t r0 = k * kRowChunk;
-        const int64_t r1 = r0 + kRowChunk < t_.n ? r0 + kRowChunk : t_.n;
         float weightSum = 0.0f;
         int32_t count = 0;
+        RowChunkSums(k, weightSum, count);
+        WriteSlot(rowPartialGm_[k * kSlotFloats], weightSum, count);
+    }
+
+    __aicore__ inline void RowChunkSums(int64_t k, float& weightSum, int32_t& count) {
+        const int64_t r0 = k * kRowChunk;
+        const int64_t r1 = r0 + kRowChunk < t_.n ? r0 + kRowChunk : t_.n;
         AscendC::LocalTensor<TTarget> targets = scratch_.GetWithOffset<TTarget>(kRowSub, kScratchStageOff);
         AscendC::LocalTensor<float> values = scratch_.GetWithOffset<float>(kWeightSub, kScratchValuesOff);
         for (int64_t s0 = r0; s0 < r1; s0 += kRowSub) {
@@ -80,11 +96,12 @@ private:
                 weightSum += ReduceStaged(values, rows);
             }
         }
-        WriteSlot(rowPartialGm_[k * kSlotFloats], weightSum, count);
     }
 
     // sum of weight[k*kWeightChunk, ...) -> slot k: {float}.
-    __aicore__ inline void WeightChunk(int64_t k) {
+    __aicore__ inline void WeightChunk(int64_t k) { WriteSlot(weightPartialGm_[k * kSlotFloats], WeightChunkSum(k), 0); }
+
+    __aicore__ inline float WeightChunkSum(int64_t k) {
         const int64_t c0 = k * kWeightChunk;
         const int64_t c1 = c0 + kWeightChunk < t_.classTotal ? c0 + kWeightChunk : t_.classTotal;
         float sum = 0.0f;
@@ -98,7 +115,7 @@ private:
             WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
             sum += ReduceStaged(values, cols);
         }
-        WriteSlot(weightPartialGm_[k * kSlotFloats], sum, 0);
+        return sum;
     }
 
     // ReduceSum of the first n staged values (written by S or MTE2 before this call).
@@ -145,6 +162,10 @@ private:
                 count += stageInt.GetValue(static_cast<uint32_t>(j * kSlotFloats + 1));
             }
         }
+        SetRowSums(weightSum, count, s);
+    }
+
+    __aicore__ inline void SetRowSums(float weightSum, int64_t count, LaunchScalars& s) {
         s.rowCount = static_cast<float>(count);
         s.weightSum = t_.hasWeight ? weightSum : s.rowCount;  // without a weight W = M exactly
     }

@@ -13,6 +13,7 @@ enum XentReduction : int64_t { XENT_NONE = 0, XENT_MEAN = 1, XENT_SUM = 2 };
 // Prologue chunk sizes: fixed, so the mean's W, M and sum_k w_k are summed in
 // the same order on every core count, SoC profile and UB size.
 constexpr int64_t kRowChunk = 2048;     // rows per W/M partial
+constexpr int64_t kLocalPrologueRows = 64;  // up to this many rows every core sums the prologue's chunks itself
 constexpr int64_t kRowSub = 512;        // rows staged in UB at a time inside a chunk
 constexpr int64_t kWeightChunk = 4096;  // weight columns per sum_k w_k partial
 constexpr int64_t kWeightSub = 1024;    // weight columns staged in UB at a time
@@ -98,6 +99,10 @@ struct CrossEntropyLossGradTilingData {
 
     // ---- prologue: W, M (mean) and sum_k w_k (weighted smoothing) ----
     int64_t prologue;        // 1: run it, then SyncAll
+    // 1: at most one row chunk and one weight chunk (N <= kLocalPrologueRows, C <=
+    // kWeightChunk): every core sums them itself, with no workspace slot and no SyncAll;
+    // the same bits.
+    int64_t prologueLocal;
     int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
     int64_t weightChunks;    // ceil(classTotal / kWeightChunk) when weighted smoothing, else 0
 

@@ -103,9 +103,14 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK(t.tilingBytes >= int64_t(sizeof(CrossEntropyLossGradTilingData)));
     XCHECK_EQ(t.badSlotOffset, t.tilingBytes);
     XCHECK_EQ(t.rowPartialOffset, t.badSlotOffset + 32 * t.blockDim);
-    XCHECK_EQ(t.userWorkspaceBytes, t.weightPartialOffset + 32 * t.weightChunks);
+    XCHECK_EQ(t.userWorkspaceBytes, t.weightPartialOffset + 32 * (t.prologueLocal ? 0 : t.weightChunks));
     XCHECK_EQ(r.workspaceBytes, uint64_t(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes);
     XCHECK_EQ(t.prologue, int64_t(p.reduction == XENT_MEAN || (p.hasWeight && p.labelSmoothing > 0)));
+    // At most 64 rows and one weight chunk: every core sums the prologue's chunks itself,
+    // and the workspace has no partial slot.
+    const bool local = t.prologue && p.n <= 64 && t.weightChunks <= 1;
+    XCHECK_EQ(t.prologueLocal, int64_t(local));
+    XCHECK_EQ(t.weightPartialOffset, t.rowPartialOffset + 32 * (local ? 0 : t.rowChunks));
 }
 
 TilingProblem RandomProblem(std::mt19937_64& rng) {

@@ -26,6 +26,8 @@ CASES = [
     (3, 70001, "float32", "mean", True, 0.05, "on"),
     (257, 4097, "float16", "sum", True, 0.2, "off"),
     (2800, 33, "float32", "none", False, 0.0, "on_gz"),
+    # 64 rows under mean: every core sums W and M itself (no cross-core prologue).
+    (64, 8000, "bfloat16", "mean", True, 0.0, "on"),
 ]
 
 
