@@ -43,10 +43,13 @@ constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
 constexpr int64_t kPieceOverhead = 4096;
 constexpr int64_t kMaxIoBuffers = 3, kMinIoBuffers = 2;  // tile buffers of the in/out queue
 // A row of a multi-row tile is one DataCopyPad burst; several rows only pay when each
-// burst is at least this long: the vendor guide has copies of 16 KB and more near the
-// best bandwidth (尽量一次搬运较大的数据块.md), and on the simulator short strided bursts
-// cost the host more than the rows they save (bf16 4096 x 32000 with weighted
-// smoothing: 8 x 3568 tiles took 1.5x the CPU time of 2 x 10672).
+// burst is at least this long. The vendor guide counts a strided copy by its total
+// size (高效的使用搬运API.md: 16 bursts of 2 KB are "one 32 KB copy"), so on the NPU
+// narrower stacked tiles need not be slower; the floor is for the simulator, where
+// short strided bursts cost the host more than the rows they save (bf16 4096 x 32000
+// with weighted smoothing: 8 x 3568 tiles took 1.5x the CPU time of 2 x 10672; with
+// a 4 KiB floor this ranking picks 5 x 5344, modelled at 88.9% of the roofline
+// against 87.7% for 2 x 10672).
 constexpr int64_t kMinBurstBytes = 16384;
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
 // Its row copies for weighted smoothing (8 rows, so C <= 512): 5-9 repeats of a per-row
