@@ -49,6 +49,24 @@ def test_outside_a_checkout_the_cli_says_where_the_script_is_missing(tmp_path, m
     assert "benchmarks/bench_xent.py not found" in capsys.readouterr().err
 
 
+def test_the_script_is_found_through_a_symlinked_package_directory(tmp_path, monkeypatch):
+    # site-packages/ascend_xent -> <checkout>/python/ascend_xent: the script lies above
+    # the link's target, not above the link.
+    from ascend_xent.cli import bench
+
+    checkout = tmp_path / "checkout"
+    (checkout / "python" / "ascend_xent" / "cli").mkdir(parents=True)
+    (checkout / "benchmarks").mkdir()
+    (checkout / "benchmarks" / "bench_xent.py").write_text("")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "ascend_xent").symlink_to(checkout / "python" / "ascend_xent", target_is_directory=True)
+    monkeypatch.delenv("ASCEND_XENT_BENCH_SCRIPT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(bench, "__file__", str(site / "ascend_xent" / "cli" / "bench.py"))
+    assert bench._script() == str(checkout / "benchmarks" / "bench_xent.py")
+
+
 def test_replot_draws_every_case_into_the_chosen_directory(tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "plots"

@@ -24,12 +24,15 @@ HELP = "time the kernel against PyTorch's CPU backward and torch.exp; table, JSO
 
 def _script():
     env = os.environ.get("ASCEND_XENT_BENCH_SCRIPT")
-    here = os.path.dirname(os.path.abspath(__file__))
     candidates = [env] if env else []
-    candidates += [os.path.join(here, "..", "..", "..", "benchmarks", "bench_xent.py"),
-                   os.path.join(os.getcwd(), "benchmarks", "bench_xent.py")]
+    # The source tree above the package as installed, and above the file it links to
+    # (a package directory symlinked into site-packages), then the working directory.
+    for here in dict.fromkeys(os.path.dirname(f(__file__)) for f in (os.path.abspath, os.path.realpath)):
+        candidates.append(os.path.join(here, "..", "..", "..", "benchmarks", "bench_xent.py"))
+    candidates.append(os.path.join(os.getcwd(), "benchmarks", "bench_xent.py"))
     for c in candidates:
-        if c and os.path.isfile(c):
+        # Normalised before the test: the OS resolves ".." after following a symlink, normpath before.
+        if c and os.path.isfile(os.path.normpath(c)):
             return os.path.normpath(c)
     return None
 
