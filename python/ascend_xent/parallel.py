@@ -65,7 +65,7 @@ def cross_entropy_loss_grad_shard(grad_loss, log_prob, target, weight=None, grad
                              f"got {tuple(weight.shape)}")
         weight = weight.detach().to(torch.float32).contiguous()
     if p.out is None:
-        p.out = torch.empty((p.n, p.c), dtype=log_prob.dtype, device=log_prob.device)
+        p.out = p.lib.empty((p.n, p.c), p.dtype, like=log_prob)  # from the output cache, as the unsharded call
     p.weight = weight
     return _launch.run(p, shard=(class_offset, class_count))
 

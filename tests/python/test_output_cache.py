@@ -109,3 +109,21 @@ def test_torch_outputs_are_reused_only_once_every_view_is_gone(torch):
     g = ascend_xent.cross_entropy_loss_grad(**t0)
     assert g.data_ptr() == addr
     _check(g, kw0)
+
+
+def test_a_shards_output_comes_from_the_cache_too(torch):
+    from ascend_xent.parallel import cross_entropy_loss_grad_shard
+
+    kw = _case(seed=2)
+    full = golden.cross_entropy_loss_grad(**kw)
+    shard = C // 2  # columns [C/2, C) of the whole problem, 4 MiB of fp32
+    lp = torch.from_numpy(np.ascontiguousarray(kw["log_prob"][:, shard:]))
+    args = dict(grad_loss=torch.from_numpy(kw["grad_loss"]), log_prob=lp, target=torch.from_numpy(kw["target"]),
+                weight=torch.from_numpy(kw["weight"]), reduction=kw["reduction"], ignore_index=kw["ignore_index"],
+                label_smoothing=kw["label_smoothing"], class_offset=shard, class_count=C)
+    g = cross_entropy_loss_grad_shard(**args)
+    addr = g.data_ptr()
+    del g
+    g = cross_entropy_loss_grad_shard(**args)
+    assert g.data_ptr() == addr
+    assert golden.compare(g.numpy(), full[:, shard:])["ok"]
