@@ -54,10 +54,11 @@ struct LookupCache {
     Entry entries[kEntries];
     unsigned next = 0;  // the entry to replace: round robin, so the oldest goes first
 
-    bool covers(uint64_t lo, uint64_t hi, uint64_t removals) const {
+    // The cached region holding [lo, hi), or nullptr.
+    const Entry* covering(uint64_t lo, uint64_t hi, uint64_t removals) const {
         for (const Entry& e : entries)
-            if (lo >= e.lo && hi <= e.hi && e.removals == removals) return true;
-        return false;
+            if (lo >= e.lo && hi <= e.hi && e.removals == removals) return &e;
+        return nullptr;
     }
     void add(uint64_t lo, uint64_t hi, uint64_t removals) {
         entries[next] = Entry{lo, hi, removals};
@@ -187,7 +188,10 @@ namespace detail {
 
 bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
     LookupCache& c = t_lookup;
-    if (!hit && c.covers(lo, hi, g_removals.load(std::memory_order_acquire))) return true;
+    if (const LookupCache::Entry* e = c.covering(lo, hi, g_removals.load(std::memory_order_acquire))) {
+        if (hit) *hit = {e->lo, e->hi};
+        return true;
+    }
     std::shared_lock<std::shared_mutex> lk(g_mu);
     bool first = true;
     const bool found = scan_down(lo, [&](RegionMap::iterator it) {
