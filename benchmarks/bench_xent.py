@@ -323,7 +323,7 @@ def run_case(case, reps, torch, F, xent, settle_s, thp=None):
     order = random.Random(case["name"])  # seeded: the same orders on every run of this case
     for group in (contenders, gapped):
         names = list(group)
-        for _ in range(reps if names else 0):
+        for _ in range(reps):
             # A new order each rep: in a fixed cycle each contender would always follow the
             # same one (the THP worker's spinning OpenMP threads, say), whatever rep it started.
             order.shuffle(names)

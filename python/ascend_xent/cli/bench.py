@@ -30,10 +30,10 @@ def _script():
     for here in dict.fromkeys(os.path.dirname(f(__file__)) for f in (os.path.abspath, os.path.realpath)):
         candidates.append(os.path.join(here, "..", "..", "..", "benchmarks", "bench_xent.py"))
     candidates.append(os.path.join(os.getcwd(), "benchmarks", "bench_xent.py"))
-    for c in candidates:
-        # Normalised before the test: the OS resolves ".." after following a symlink, normpath before.
-        if c and os.path.isfile(os.path.normpath(c)):
-            return os.path.normpath(c)
+    # Normalised before the test: the OS resolves ".." after following a symlink, normpath before.
+    for c in map(os.path.normpath, candidates):
+        if os.path.isfile(c):
+            return c
     return None
 
 
