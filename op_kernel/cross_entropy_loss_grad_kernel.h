@@ -138,32 +138,40 @@ private:
 
     // Column-major: this core's row units [unit0_, unitEnd_) (unit u is row u mod N of
     // column tile u / N) in tiles of up to tileRows rows, a column tile's rows from the
-    // first of the range in it on. Its i-th tile; for i < 0, a Tile whose rows field
-    // is the number of tiles (UnitTiles).
-    __aicore__ inline Tile UnitTile(int64_t i) const {
-        Tile g{0, 0, 0, 0, 0};
-        int64_t tiles = 0;
-        for (int64_t u = unit0_; u < unitEnd_;) {
-            const int64_t colTile = u / t_.n, row = u - colTile * t_.n;
-            const int64_t end = unitEnd_ < (colTile + 1) * t_.n ? unitEnd_ : (colTile + 1) * t_.n;
-            const int64_t here = (end - u + t_.tileRows - 1) / t_.tileRows;
-            if (i >= 0 && i < tiles + here) {
-                g.row0 = row + (i - tiles) * t_.tileRows;
-                const int64_t left = end - colTile * t_.n - g.row0;
-                g.rows = left < t_.tileRows ? left : t_.tileRows;
-                g.col0 = colTile * t_.tileCols;
-                g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
-                g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
-                return g;
-            }
-            tiles += here;
-            u = end;
-        }
-        g.rows = tiles;
-        return g;
+    // first of the range in it on. A run is the units of one column tile: from u to
+    // UnitRunEnd(u), in UnitRunTiles(u) tiles.
+    __aicore__ inline int64_t UnitRunEnd(int64_t u) const {
+        const int64_t colTileEnd = (u / t_.n + 1) * t_.n;
+        return unitEnd_ < colTileEnd ? unitEnd_ : colTileEnd;
     }
 
-    __aicore__ inline int64_t UnitTiles() const { return UnitTile(-1).rows; }
+    __aicore__ inline int64_t UnitRunTiles(int64_t u) const {
+        return (UnitRunEnd(u) - u + t_.tileRows - 1) / t_.tileRows;
+    }
+
+    __aicore__ inline int64_t UnitTiles() const {
+        int64_t tiles = 0;
+        for (int64_t u = unit0_; u < unitEnd_; u = UnitRunEnd(u)) tiles += UnitRunTiles(u);
+        return tiles;
+    }
+
+    // This core's i-th tile (0 <= i < UnitTiles()).
+    __aicore__ inline Tile UnitTile(int64_t i) const {
+        int64_t u = unit0_;
+        for (int64_t here = UnitRunTiles(u); i >= here && u < unitEnd_; here = UnitRunTiles(u)) {
+            i -= here;
+            u = UnitRunEnd(u);
+        }
+        const int64_t colTile = u / t_.n;
+        Tile g{0, 0, 0, 0, 0};
+        g.row0 = u - colTile * t_.n + i * t_.tileRows;
+        const int64_t left = UnitRunEnd(u) - colTile * t_.n - g.row0;
+        g.rows = left < t_.tileRows ? left : t_.tileRows;
+        g.col0 = colTile * t_.tileCols;
+        g.cols = t_.c - g.col0 < t_.tileCols ? t_.c - g.col0 : t_.tileCols;
+        g.pitch = (g.cols + kPerBlock - 1) / kPerBlock * kPerBlock;
+        return g;
+    }
 
     // Column-major: one past the last row of this core's range in the column tile from col0.
     __aicore__ inline int64_t UnitRowsEnd(int64_t col0) const {
