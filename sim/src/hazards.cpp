@@ -9,6 +9,8 @@
 // later, so it is checked (RAW) but not recorded: no rule ever looks at it.
 // With --cce-auto-sync=on (CANN's default) the compiler inserts the syncs of
 // some pairs itself; such a pair joins the clocks as the inserted flag would.
+#include <algorithm>
+
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
@@ -80,6 +82,61 @@ std::pair<RangeMap::Map::iterator, RangeMap::Map::iterator> RangeMap::range(uint
     auto first = split(lo);
     auto last = split(hi);  // std::map insertion keeps `first` valid
     return {first, last};
+}
+
+bool RangeMap::add_speckle(uint64_t lo, uint64_t hi, const Cell& c) {
+    const uint64_t pg = lo >> kPageBits;
+    if (!speckles_ || pg != (hi - 1) >> kPageBits) return false;
+    if (pg >= pages_.size()) pages_.resize(pg + 1);
+    std::vector<Speckle>& v = pages_[pg];
+    if (v.size() >= kMaxPageSpeckles) return false;
+    auto at = v.end();
+    while (at != v.begin() && std::prev(at)->lo > lo) --at;  // usually already the end
+    v.insert(at, Speckle{lo, hi, c});
+    ++speckleCount_;
+    return true;
+}
+
+void RangeMap::materialize_one(const Speckle& s) {
+    std::vector<Speckle>& v = pages_[s.lo >> kPageBits];
+    const Speckle copy = s;
+    v.erase(v.begin() + (&s - v.data()));
+    --speckleCount_;
+    uint64_t segEnd;
+    const auto it = find(copy.lo, segEnd);
+    isolate(it, segEnd, copy.lo, copy.hi)->second = copy.cell;
+}
+
+RangeMap::Speckle* RangeMap::speckle_at(uint64_t at) {
+    Speckle* hit = nullptr;
+    for_speckles(at, at + 1, [&](Speckle& s) { hit = &s; });
+    return hit;
+}
+
+void RangeMap::materialize(uint64_t lo, uint64_t hi, bool crossingOnly) {
+    if (!speckleCount_) return;
+    if (!crossingOnly) {
+        std::vector<uint64_t> starts;
+        for_speckles(lo, hi, [&](const Speckle& s) { starts.push_back(s.lo); });
+        for (uint64_t at : starts) materialize_one(*speckle_at(at));
+        return;
+    }
+    // Only the speckles holding bytes hi - 1 and lo can reach outside [lo, hi).
+    if (const Speckle* s = speckle_at(hi - 1); s && s->hi > hi) materialize_one(*s);
+    if (const Speckle* s = speckle_at(lo); s && s->lo < lo) materialize_one(*s);
+}
+
+void RangeMap::drop_speckles(uint64_t lo, uint64_t hi) {
+    if (!speckleCount_ || hi <= lo) return;
+    const uint64_t last = std::min<uint64_t>((hi - 1) >> kPageBits, pages_.size() - 1);
+    for (uint64_t pg = lo >> kPageBits; pg <= last; ++pg) {
+        std::vector<Speckle>& v = pages_[pg];
+        const auto from = std::partition_point(v.begin(), v.end(), [&](const Speckle& s) { return s.lo < lo; });
+        auto to = from;
+        while (to != v.end() && to->hi <= hi) ++to;
+        speckleCount_ -= size_t(to - from);
+        v.erase(from, to);
+    }
 }
 
 Instr HazardTracker::issue(Pipe p, const char* op) {
@@ -187,14 +244,7 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
         }
         if (!intra.kind) intra = Pending{kind, l, h, &r, w};
     };
-    // [first, ...) are the segments overlapping [lo, hi); when the range map was
-    // split at lo and hi they lie inside it, else their ends are clipped to it.
-    const auto end = rm.end();
-    for (auto it = first, nx = first; it != end && it->first < hi; it = nx) {
-        const Cell& c = it->second;
-        nx = std::next(it);
-        const uint64_t segLo = it->first > lo ? it->first : lo;
-        const uint64_t segHi = nx == end || nx->first > hi ? hi : nx->first;
+    auto check_cell = [&](const Cell& c, uint64_t segLo, uint64_t segHi) {
         // RAW (read) or WAW (write) against the last write.
         if (c.write.seq) {
             const int q = c.write.pipe;
@@ -217,6 +267,23 @@ void HazardTracker::check(const char* api, const Instr& in, Space sp, RangeMap& 
                 }
             }
         }
+    };
+    // [first, ...) are the segments overlapping [lo, hi); when the range map was
+    // split at lo and hi they lie inside it, else their ends are clipped to it. A
+    // segment's speckles are visited in address order between its own pieces, as
+    // the segments a split would have made.
+    const auto end = rm.end();
+    for (auto it = first, nx = first; it != end && it->first < hi; it = nx) {
+        nx = std::next(it);
+        const uint64_t segLo = it->first > lo ? it->first : lo;
+        const uint64_t segHi = nx == end || nx->first > hi ? hi : nx->first;
+        uint64_t at = segLo;
+        rm.for_speckles(segLo, segHi, [&](const RangeMap::Speckle& s) {
+            if (s.lo > at) check_cell(it->second, at, s.lo);
+            check_cell(s.cell, std::max(s.lo, segLo), std::min(s.hi, segHi));
+            at = s.hi;
+        });
+        if (at < segHi) check_cell(it->second, at, segHi);
     }
     if (intra.kind)
         report(api, intra.kind, sp, intra.lo, intra.hi, in, *intra.prev, intra.prevWrite, true,
@@ -251,16 +318,31 @@ void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t 
         // Scalar accesses are a few bytes, one or two per row of a tile (a target
         // read, a fix-up's GetValue and SetValue): when the bytes lie in one segment
         // and are already ordered, the result is known without check()'s general
-        // walk, and a write isolates its bytes with one lookup instead of two splits
-        // (the map ends up exactly as range() and record_write() leave it).
+        // walk, and a write becomes a speckle, or its own segment when it fills one
+        // (the same segments range() and record_write() would leave).
+        Cell fresh;
+        fresh.write = record_of(in);
+        if (rm.has_speckles()) {
+            RangeMap::Speckle* s = nullptr;
+            int overlapping = 0;
+            rm.for_speckles(lo, hi, [&](RangeMap::Speckle& x) {
+                s = &x;
+                ++overlapping;
+            });
+            if (overlapping == 1 && s->lo <= lo && hi <= s->hi && scalar_ordered(s->cell, write)) {
+                if (!write) return;
+                if (s->lo == lo && s->hi == hi) {
+                    s->cell = fresh;
+                    return;
+                }
+            }
+            if (overlapping) rm.materialize(lo, hi, false);
+        }
         uint64_t segEnd;
         const auto it = rm.find(lo, segEnd);
         if (hi <= segEnd && scalar_ordered(it->second, write)) {
-            if (write) {
-                Cell& c = rm.isolate(it, segEnd, lo, hi)->second;
-                c = Cell{};
-                c.write = record_of(in);
-            }
+            if (write && ((lo == it->first && hi == segEnd) || !rm.add_speckle(lo, hi, fresh)))
+                rm.isolate(it, segEnd, lo, hi)->second = fresh;
             return;
         }
         if (!write) {
@@ -271,13 +353,16 @@ void HazardTracker::access(const char* api, const Instr& in, Space sp, uint64_t 
             return;
         }
     }
+    rm.materialize(lo, hi, true);
     auto [first, last] = rm.range(lo, hi);
     check(api, in, sp, rm, first, lo, hi, write, false);
     if (write) {
         record_write(rm, in, first, last);
+        rm.drop_speckles(lo, hi);
     } else {
         const AccessRec rec = record_of(in);
         for (auto it = first; it != last; ++it) it->second.read_of(in.pipe) = rec;
+        rm.for_speckles(lo, hi, [&](RangeMap::Speckle& s) { s.cell.read_of(in.pipe) = rec; });
     }
 }
 
@@ -287,10 +372,12 @@ void HazardTracker::access_rw(const char* api, const Instr& in, Space sp, uint64
     // write's WAR check skips this pipe's reads (the read just replaced them).
     if (hi <= lo) return;
     RangeMap& rm = sp == Space::UB ? ub_ : gm_;
+    rm.materialize(lo, hi, true);
     auto [first, last] = rm.range(lo, hi);
     check(api, in, sp, rm, first, lo, hi, false, false);
     check(api, in, sp, rm, first, lo, hi, true, true);
     record_write(rm, in, first, last);
+    rm.drop_speckles(lo, hi);
 }
 
 }  // namespace ascend_sim::detail

@@ -310,3 +310,139 @@ XTEST(double_buffered_queue_pipeline_needs_no_extra_sync) {
     });
     for (int i = 0; i < kTile * kTiles; ++i) XCHECK_EQ(y.p[i], float(i % 7) * 2.0f + 1.0f);
 }
+
+// Scalar stores into a vector-written buffer (a fix-up per row): each stored element
+// keeps its own last write, the bytes between keep the vector's, and a later access
+// sees both in address order.
+namespace {
+template <HardEvent E>
+void flag() {
+    SetFlag<E>(0);
+    WaitFlag<E>(0);
+}
+}  // namespace
+
+XTEST(scalar_stores_inside_a_vector_write_keep_their_own_writer) {
+    AutoSync strict(0);
+    Gm<float> x(256, "x");
+    auto kernel = [&](int step) {
+        return [&, step] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 1024);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(x.p, 256);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.0f, 256);
+            flag<HardEvent::V_S>();
+            for (int i : {10, 40, 41, 100}) t.SetValue(i, float(i));
+            if (step > 0) flag<HardEvent::S_V>();
+            Muls(t[128], t, 2.0f, 128);  // reads the stores and the bytes around them
+            if (step > 1) flag<HardEvent::V_MTE2>();
+            DataCopy(t, g, 256);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(0)), "RAW on UB [0x0028, 0x002c)", "PIPE_V Muls",
+                       "written by PIPE_S LocalTensor::SetValue", "no S_V flag");
+    // The first bytes Muls read, up to the first store.
+    XCHECK_THROWS_WITH(one(kernel(1)), "WAR on UB [0x0000, 0x0028)", "PIPE_MTE2 DataCopy", "read by PIPE_V Muls",
+                       "no V_MTE2 flag");
+    one(kernel(2));
+}
+
+XTEST(vector_write_over_part_of_a_scalar_store) {
+    AutoSync strict(0);
+    auto kernel = [](bool sync) {
+        return [sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 256);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.0f, 64);
+            flag<HardEvent::V_S>();
+            t.ReinterpretCast<int64_t>().SetValue(3, int64_t(0x40a00000) << 32);  // bytes [24, 32); t[7] = 5
+            flag<HardEvent::S_V>();
+            Duplicate(t, 1.0f, 7);  // bytes [0, 28): the store's upper half stays the scalar unit's
+            XCHECK_EQ(t.GetValue(7), 5.0f);
+            if (sync) flag<HardEvent::V_S>();
+            XCHECK_EQ(t.GetValue(6), 1.0f);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0018, 0x001c)", "PIPE_S LocalTensor::GetValue",
+                       "written by PIPE_V Duplicate", "no V_S flag");
+    one(kernel(true));
+}
+
+XTEST(scalar_read_inside_a_wider_scalar_store) {
+    AutoSync strict(0);
+    auto kernel = [](bool sync) {
+        return [sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 256);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.0f, 64);
+            flag<HardEvent::V_S>();
+            t.ReinterpretCast<int64_t>().SetValue(1, int64_t(0x3f80000000000000));  // bytes [8, 16)
+            XCHECK_EQ(t.GetValue(3), 1.0f);  // S after S: in order
+            if (sync) flag<HardEvent::S_V>();
+            Muls(t[32], t, 1.0f, 8);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0008, 0x0010)", "PIPE_V Muls",
+                       "written by PIPE_S LocalTensor::SetValue");
+    one(kernel(true));
+}
+
+XTEST(scalar_read_across_two_scalar_stores) {
+    AutoSync strict(0);
+    auto kernel = [](bool sync) {
+        return [sync] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 256);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.0f, 64);
+            flag<HardEvent::V_S>();
+            for (int i : {2, 3, 5}) t.SetValue(i, 1.0f);
+            const int64_t both = t.ReinterpretCast<int64_t>().GetValue(1);  // bytes [8, 16)
+            XCHECK_EQ(both, (int64_t(0x3f800000) << 32) | 0x3f800000);
+            if (sync) flag<HardEvent::S_V>();
+            Muls(t[32], t, 1.0f, 8);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(false)), "RAW on UB [0x0008, 0x000c)", "PIPE_V Muls",
+                       "written by PIPE_S LocalTensor::SetValue");
+    one(kernel(true));
+}
+
+XTEST(many_scalar_stores_then_a_covering_vector_write) {
+    // More stores than one 4 KiB page keeps aside; a vector write over all of them
+    // makes the whole buffer the vector's again.
+    AutoSync strict(0);
+    Gm<float> y(512, "y");
+    auto kernel = [&](int step) {
+        return [&, step] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> b;
+            pipe.InitBuffer(b, 2048);
+            GlobalTensor<float> g;
+            g.SetGlobalBuffer(y.p, 512);
+            auto t = b.Get<float>();
+            Duplicate(t, 0.0f, 512);
+            flag<HardEvent::V_S>();
+            for (int i = 0; i < 300; ++i) t.SetValue(i, float(i));
+            if (step > 0) flag<HardEvent::S_V>();
+            Muls(t[320], t, 2.0f, 64);
+            PipeBarrier<PIPE_V>();
+            Duplicate(t, 3.0f, 320);
+            flag<HardEvent::V_MTE3>();
+            DataCopy(g, t, 512);
+        };
+    };
+    XCHECK_THROWS_WITH(one(kernel(0)), "RAW on UB [0x0000, 0x0004)", "PIPE_V Muls",
+                       "written by PIPE_S LocalTensor::SetValue");
+    one(kernel(1));
+    XCHECK_EQ(y.p[299], 3.0f);
+    XCHECK_EQ(y.p[320 + 63], 126.0f);
+}

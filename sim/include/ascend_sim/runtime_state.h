@@ -1,6 +1,7 @@
 // Internal state of a launch and of a block (one simulated AIV core). Only the
 // simulator's .cpp files include this; kernels see device_runtime.h.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -134,7 +135,8 @@ struct PoolAllocator {
 class RangeMap {
 public:
     using Map = std::map<uint64_t, Cell, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, Cell>>>;
-    explicit RangeMap(NodePool& pool) : m_(Map::key_compare(), Map::allocator_type(&pool)) {
+    // speckles: whether scalar writes may be kept as speckles (UB offsets, not GM addresses).
+    RangeMap(NodePool& pool, bool speckles) : m_(Map::key_compare(), Map::allocator_type(&pool)), speckles_(speckles) {
         m_.emplace(0, Cell{});
         forget();
     }
@@ -160,10 +162,48 @@ public:
         m_.clear();
         m_.emplace(0, Cell{});
         forget();
+        for (auto& pg : pages_) pg.clear();
+        speckleCount_ = 0;
     }
+
+    // A scalar write of a few bytes inside a segment (a fix-up's SetValue per row of a
+    // tile) is kept beside the map as a speckle instead of splitting the segment in
+    // three: the bytes of [lo, hi) have `cell`, the rest of the segment its own. The
+    // segments and speckles together are exactly the segments splitting would make.
+    // Speckles are disjoint, none crosses a segment boundary or a page, and each page
+    // keeps its own sorted few (a new one lands at the end of its page's list, not
+    // in front of every later speckle of the UB).
+    struct Speckle {
+        uint64_t lo, hi;
+        Cell cell;
+    };
+    bool has_speckles() const { return speckleCount_ != 0; }
+    // Calls f(Speckle&) for the speckles overlapping [lo, hi), in address order.
+    template <class F>
+    void for_speckles(uint64_t lo, uint64_t hi, F f) {
+        if (!speckleCount_ || hi <= lo) return;
+        const uint64_t last = std::min<uint64_t>((hi - 1) >> kPageBits, pages_.size() - 1);
+        for (uint64_t pg = lo >> kPageBits; pg <= last; ++pg) {
+            std::vector<Speckle>& v = pages_[pg];
+            auto it = std::partition_point(v.begin(), v.end(), [&](const Speckle& s) { return s.hi <= lo; });
+            for (; it != v.end() && it->lo < hi; ++it) f(*it);
+        }
+    }
+    // A new speckle over [lo, hi), which no speckle overlaps; false where speckles are
+    // not kept (GM, a write across a page, too many on the page): the caller splits.
+    bool add_speckle(uint64_t lo, uint64_t hi, const Cell& c);
+    // The speckles overlapping [lo, hi) become segments (all of them, or only those
+    // reaching outside it).
+    void materialize(uint64_t lo, uint64_t hi, bool crossingOnly);
+    // Forgets the speckles inside [lo, hi) (a write of the whole range replaced them).
+    void drop_speckles(uint64_t lo, uint64_t hi);
 
 private:
     static constexpr int kFingers = 4;
+    static constexpr unsigned kPageBits = 12;
+    static constexpr size_t kMaxPageSpeckles = 256;
+    Speckle* speckle_at(uint64_t at);  // the speckle holding byte `at`, if any
+    void materialize_one(const Speckle& s);
     Map::iterator split(uint64_t at);
     Map::iterator locate(uint64_t at, int& used, uint64_t& segEnd);
     // A segment's end: the next key (UINT64_MAX past the last).
@@ -184,6 +224,9 @@ private:
     uint64_t fingerKey_[kFingers] = {};
     uint64_t fingerEnd_[kFingers] = {};
     int nextFinger_ = 0;
+    bool speckles_;
+    std::vector<std::vector<Speckle>> pages_;  // pages_[lo >> kPageBits], sorted by lo
+    size_t speckleCount_ = 0;
 };
 
 // ---- uninitialised UB reads (initcheck.cpp) ----
@@ -245,7 +288,7 @@ enum class Space : uint8_t { UB, GM };
 
 class HazardTracker {
 public:
-    HazardTracker(NodePool& ubPool, NodePool& gmPool) : ub_(ubPool), gm_(gmPool) {}
+    HazardTracker(NodePool& ubPool, NodePool& gmPool) : ub_(ubPool, true), gm_(gmPool, false) {}
     Instr issue(Pipe p, const char* op);
     // Checks an access of [lo, hi) by instruction in against the recorded ones,
     // throws SimViolation on an unordered pair, then records it.
