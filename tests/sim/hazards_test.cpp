@@ -3,6 +3,10 @@
 // PipeBarrier, are reported naming both accesses; the ordered versions of the
 // same kernels pass. Tests of pairs the compiler syncs with --cce-auto-sync=on
 // run in the strict mode (auto_sync_test.cpp covers both modes).
+#include <random>
+#include <string>
+
+#include "ascend_sim/runtime_state.h"  // HazardTracker, for the property test
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
 #include "sim_test_util.h"
@@ -445,4 +449,73 @@ XTEST(many_scalar_stores_then_a_covering_vector_write) {
     one(kernel(1));
     XCHECK_EQ(y.p[299], 3.0f);
     XCHECK_EQ(y.p[320 + 63], 126.0f);
+}
+
+// ---- the range map's speckles, against the plain split map ----
+
+XTEST(speckled_map_reports_as_the_split_map) {
+    // Random scalar and vector accesses, flags and barriers on two trackers, one keeping
+    // scalar stores as speckles: every access must pass or fail alike, with the same message.
+    namespace d = ascend_sim::detail;
+    std::mt19937 rng(20261203);
+    int reports = 0, accesses = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        d::NodePool ubA, gmA, ubB, gmB;
+        d::HazardTracker speckled(ubA, gmA, true), plain(ubB, gmB, false);
+        const bool autoSync = trial % 3 == 0;
+        speckled.set_auto_sync(autoSync);
+        plain.set_auto_sync(autoSync);
+        constexpr uint64_t kBytes = 12288;  // three 4 KiB pages
+        for (int step = 0; step < 3000; ++step) {
+            const int what = int(rng() % 16);
+            if (what == 0) {  // a flag q -> p (SetFlag at q's current clock, WaitFlag on p)
+                const auto q = d::Pipe(rng() % 4), p = d::Pipe(rng() % 4);
+                speckled.join(p, speckled.snapshot(q));
+                plain.join(p, plain.snapshot(q));
+                continue;
+            }
+            if (what == 1) {
+                const auto p = d::Pipe(1 + rng() % 3);
+                speckled.barrier(p);
+                plain.barrier(p);
+                continue;
+            }
+            const bool scalar = what < 10;
+            const d::Pipe pipe = scalar ? d::P_S : d::Pipe(1 + rng() % 3);
+            uint64_t lo, hi;
+            if (scalar) {
+                const uint64_t size = uint64_t(2) << (rng() % 3);  // 2, 4 or 8 bytes, aligned
+                lo = (rng() % (kBytes / size)) * size;
+                hi = lo + size;
+            } else {
+                lo = (rng() % (kBytes / 32)) * 32 + (rng() % 8 == 0 ? 4 * (rng() % 8) : 0);
+                hi = std::min<uint64_t>(kBytes, lo + 4 * (1 + rng() % 600));
+            }
+            const bool write = rng() % 2 == 0;
+            const bool rw = !scalar && write && rng() % 3 == 0;
+            std::string a = "ok", b = "ok";
+            const d::Instr ia = speckled.issue(pipe, "opA"), ib = plain.issue(pipe, "opA");
+            try {
+                rw ? speckled.access_rw("api", ia, d::Space::UB, lo, hi)
+                   : speckled.access("api", ia, d::Space::UB, lo, hi, write);
+            } catch (const std::exception& e) {
+                a = e.what();
+            }
+            try {
+                rw ? plain.access_rw("api", ib, d::Space::UB, lo, hi) : plain.access("api", ib, d::Space::UB, lo, hi, write);
+            } catch (const std::exception& e) {
+                b = e.what();
+            }
+            ++accesses;
+            reports += a != "ok";
+            if (a != b) {
+                XCHECK_EQ(a, b);
+                return;
+            }
+        }
+    }
+
+    // Both outcomes are common, so the comparison means something.
+    XCHECK(reports > accesses / 20);
+    XCHECK(reports < accesses / 2);
 }

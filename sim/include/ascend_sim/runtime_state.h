@@ -288,7 +288,10 @@ enum class Space : uint8_t { UB, GM };
 
 class HazardTracker {
 public:
-    HazardTracker(NodePool& ubPool, NodePool& gmPool) : ub_(ubPool, true), gm_(gmPool, false) {}
+    // ubSpeckles = false keeps every scalar store as a segment of its own (the plain
+    // split map: the reference the speckles are tested against).
+    HazardTracker(NodePool& ubPool, NodePool& gmPool, bool ubSpeckles = true)
+        : ub_(ubPool, ubSpeckles), gm_(gmPool, false) {}
     Instr issue(Pipe p, const char* op);
     // Checks an access of [lo, hi) by instruction in against the recorded ones,
     // throws SimViolation on an unordered pair, then records it.
