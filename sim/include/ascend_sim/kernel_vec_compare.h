@@ -100,6 +100,7 @@ void compare_to_cmpmask(const LocalTensor<T>& src0, const LocalTensor<T>& src1, 
     uint64_t bits[2] = {0, 0};
     repeat("Compare", d::VecOp::Compare, a, 2, {256 / uint32_t(sizeof(T)), 1}, [&](const d::RepRun& u) {
         uint8_t run[16];  // a run lies in one 32 B block: at most 16 elements, 2 bytes of bits
+        if (u.len > 16) __builtin_unreachable();  // (which GCC cannot see: -Wstringop-overflow)
         num::compare(run, at(src0, a[0], u), at(src1, a[1], u), mode, u.len);
         for (uint32_t k = 0; k < u.len; ++k) {
             const uint32_t j = u.first + k;
