@@ -25,14 +25,14 @@ void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
         const uint64_t ori = reinterpret_cast<uint64_t>(g.ori);
         if (lo < ori || hi > ori + g.oriBytes)
             fail(api, "GM access outside the GlobalTensor",
-                 "%s [%s, %s) (%llu B) is outside the GlobalTensor's SetGlobalBuffer range [%s, %s) (%llu B)", dir,
-                 gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span, gm_describe(ori).c_str(),
-                 gm_describe(ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
+                 "%s [%s) (%llu B) is outside the GlobalTensor's SetGlobalBuffer range [%s) (%llu B)", dir,
+                 gm_describe_range(lo, hi).c_str(), (unsigned long long)span,
+                 gm_describe_range(ori, ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
     }
     if (!gm_lookup(lo, hi, nullptr))
         fail(api, "GM access outside any allocation",
-             "%s [%s, %s) (%llu B) is not inside one GM allocation (GmAlloc/gm_alloc/GmRegion)", dir,
-             gm_describe(lo).c_str(), gm_describe(hi).c_str(), (unsigned long long)span);
+             "%s [%s) (%llu B) is not inside one GM allocation (GmAlloc/gm_alloc/GmRegion)", dir,
+             gm_describe_range(lo, hi).c_str(), (unsigned long long)span);
 }
 
 uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {

@@ -123,7 +123,7 @@ void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
     report_or_throw(&L, site, [&] {
         const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
         std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
-                           ", " + L.name + "): GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ") is " +
+                           ", " + L.name + "): GM [" + gm_describe_range(lo, hi) + ") is " +
                            access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
                            access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
                            (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"

@@ -207,18 +207,35 @@ bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit) {
     return found;
 }
 
+namespace {
+// The region that starts nearest below addr and holds it (one past its end counts,
+// so that the end of a range is described relative to its region): its name and
+// start; false outside every region.
+bool region_of(uint64_t addr, std::string& name, uint64_t& start) {
+    return scan_down(addr, [&](RegionMap::iterator it) {
+        if (addr > it->second.hi) return false;
+        name = it->second.name;
+        start = it->first;
+        return true;
+    });
+}
+}  // namespace
+
 std::string gm_describe(uint64_t addr) {
     std::shared_lock<std::shared_mutex> lk(g_mu);
-    std::string out;
-    // The containing region that starts nearest below addr (one past the end counts,
-    // so that the end of a range is described relative to its region).
-    if (scan_down(addr, [&](RegionMap::iterator it) {
-            if (addr > it->second.hi) return false;
-            out = it->second.name + "+" + hex(addr - it->first);
-            return true;
-        }))
-        return out;
-    return hex(addr);
+    std::string name;
+    uint64_t start;
+    return region_of(addr, name, start) ? name + "+" + hex(addr - start) : hex(addr);
+}
+
+std::string gm_describe_range(uint64_t lo, uint64_t hi) {
+    // Both ends relative to lo's region, also where hi runs past it (an overrun of
+    // weight by 4 bytes reads "weight+0x7d00, weight+0x7d04").
+    std::shared_lock<std::shared_mutex> lk(g_mu);
+    std::string name;
+    uint64_t start;
+    if (!region_of(lo, name, start)) return hex(lo) + ", " + hex(hi);
+    return name + "+" + hex(lo - start) + ", " + name + "+" + hex(hi - start);
 }
 
 }  // namespace detail

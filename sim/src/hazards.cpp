@@ -189,7 +189,7 @@ SimViolation hazard_violation(const char* api, const char* kind, Space sp, uint6
                               bool compilerWould) {
     std::string where;
     if (sp == Space::UB) where = "UB [" + hex(lo) + ", " + hex(hi) + ")";
-    else where = "GM [" + gm_describe(lo) + ", " + gm_describe(hi) + ")";
+    else where = "GM [" + gm_describe_range(lo, hi) + ")";
     const bool curWrite = std::string(kind) != "RAW";
     std::string msg = std::string(kind) + " on " + where + ": " + pipe_name(in.pipe) + " " + in.op + " (#" +
                       std::to_string(in.serial) + ") " + (curWrite ? "writes" : "reads") + " bytes " +

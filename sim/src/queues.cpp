@@ -108,7 +108,6 @@ void note_peak(Block& b) {
 uint32_t round32(uint32_t len) { return (len + 31) / 32 * 32; }
 
 void alloc_ub(const char* api, Block& b, const Carve& c, uint32_t num, uint32_t len, uint32_t& lenR) {
-    if (len == 0) fail(api, "buffer length 0", "len is 0 bytes");
     if (num < 1 || num > kMaxBuffers) fail(api, "buffer count out of range", "num %u is outside [1, 64]", num);
     if (c.count + num > c.maxCount) {
         if (c.pool < 0)
@@ -258,6 +257,9 @@ int32_t make_queue(Block& b, const Carve& c, uint8_t src, uint8_t dst, int32_t d
 
 int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst, int32_t depth, uint32_t num,
                    uint32_t len) {
+    if (len == 0)
+        fail(api, "buffer length 0", "len is 0 bytes for the %s -> %s queue's %u buffer(s) (depth %d)", pos_name(src),
+             pos_name(dst), num, depth);
     uint32_t lenR;
     alloc_ub(api, b, c, num, len, lenR);
     const int32_t qid = make_queue(b, c, src, dst, depth, num);
@@ -267,6 +269,7 @@ int32_t init_queue(const char* api, Block& b, Carve c, uint8_t src, uint8_t dst,
 }
 
 int32_t init_tbuf(const char* api, Block& b, Carve c, uint8_t pos, uint32_t len) {
+    if (len == 0) fail(api, "buffer length 0", "len is 0 bytes for the TBuf at %s", pos_name(pos));
     uint32_t lenR;
     alloc_ub(api, b, c, 1, len, lenR);
     return push_buffer(b, c, pos, lenR, -1);

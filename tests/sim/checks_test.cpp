@@ -207,7 +207,8 @@ XTEST(gm_datacopy_outside_allocation) {
                            WaitFlag<HardEvent::V_MTE3>(0);
                            DataCopy(g, t, 128);
                        }),
-                       "DataCopy (block 0)", "UB->GM write of", "(512 B) is not inside one GM allocation");
+                       "DataCopy (block 0)", "UB->GM write of [out+0x0000, out+0x0200) (512 B)",
+                       "is not inside one GM allocation");
 }
 
 XTEST(gm_unregistered_host_memory) {
@@ -236,6 +237,28 @@ XTEST(gm_scalar_getvalue_setvalue_bounds) {
                            g.SetValue(17, 1.0f);
                        }),
                        "GlobalTensor::SetValue (block 0)", "not inside one GM allocation");
+    // Just past the end: both ends are named from the allocation.
+    XCHECK_THROWS_WITH(one([&] {
+                           GlobalTensor<float> g;
+                           g.SetGlobalBuffer(x.p);
+                           (void)g.GetValue(16);
+                       }),
+                       "scalar read of [w+0x0040, w+0x0044) (4 B) is not inside one GM allocation");
+}
+
+XTEST(initbuffer_len_zero_names_the_buffer) {
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TQue<TPosition::VECIN, 2> q;
+                           pipe.InitBuffer(q, 2, 0);
+                       }),
+                       "TPipe::InitBuffer (block 0): len is 0 bytes for the GM -> VECIN queue's 2 buffer(s) (depth 2)");
+    XCHECK_THROWS_WITH(one([] {
+                           TPipe pipe;
+                           TBuf<TPosition::VECCALC> b;
+                           pipe.InitBuffer(b, 0);
+                       }),
+                       "TPipe::InitBuffer (block 0): len is 0 bytes for the TBuf at VECCALC");
 }
 
 // ---- vector operands ----

@@ -194,6 +194,7 @@ void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool writ
 void data_sync_barrier_gm(const char* api);
 void dcache_preload(const char* api, const GmRef& g);
 std::string gm_describe(uint64_t addr);  // "logProb+0x40" or "0x7f..."
+std::string gm_describe_range(uint64_t lo, uint64_t hi);  // "logProb+0x40, logProb+0x80": both ends from lo's region
 void dcci(const char* api, const void* gm, bool entire);
 
 // ---- DMA ----
