@@ -324,6 +324,16 @@ void flag() {
     SetFlag<E>(0);
     WaitFlag<E>(0);
 }
+
+// n floats of a VECCALC buffer written by the vector unit (zeros), then handed to the
+// scalar unit (V_S).
+LocalTensor<float> vector_zeros(TPipe& pipe, TBuf<TPosition::VECCALC>& b, int32_t n) {
+    pipe.InitBuffer(b, uint32_t(n) * 4);
+    auto t = b.Get<float>();
+    Duplicate(t, 0.0f, n);
+    flag<HardEvent::V_S>();
+    return t;
+}
 }  // namespace
 
 XTEST(scalar_stores_inside_a_vector_write_keep_their_own_writer) {
@@ -333,12 +343,9 @@ XTEST(scalar_stores_inside_a_vector_write_keep_their_own_writer) {
         return [&, step] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 1024);
             GlobalTensor<float> g;
             g.SetGlobalBuffer(x.p, 256);
-            auto t = b.Get<float>();
-            Duplicate(t, 0.0f, 256);
-            flag<HardEvent::V_S>();
+            auto t = vector_zeros(pipe, b, 256);
             for (int i : {10, 40, 41, 100}) t.SetValue(i, float(i));
             if (step > 0) flag<HardEvent::S_V>();
             Muls(t[128], t, 2.0f, 128);  // reads the stores and the bytes around them
@@ -360,10 +367,7 @@ XTEST(vector_write_over_part_of_a_scalar_store) {
         return [sync] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 256);
-            auto t = b.Get<float>();
-            Duplicate(t, 0.0f, 64);
-            flag<HardEvent::V_S>();
+            auto t = vector_zeros(pipe, b, 64);
             t.ReinterpretCast<int64_t>().SetValue(3, int64_t(0x40a00000) << 32);  // bytes [24, 32); t[7] = 5
             flag<HardEvent::S_V>();
             Duplicate(t, 1.0f, 7);  // bytes [0, 28): the store's upper half stays the scalar unit's
@@ -383,10 +387,7 @@ XTEST(scalar_read_inside_a_wider_scalar_store) {
         return [sync] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 256);
-            auto t = b.Get<float>();
-            Duplicate(t, 0.0f, 64);
-            flag<HardEvent::V_S>();
+            auto t = vector_zeros(pipe, b, 64);
             t.ReinterpretCast<int64_t>().SetValue(1, int64_t(0x3f80000000000000));  // bytes [8, 16)
             XCHECK_EQ(t.GetValue(3), 1.0f);  // S after S: in order
             if (sync) flag<HardEvent::S_V>();
@@ -404,10 +405,7 @@ XTEST(scalar_read_across_two_scalar_stores) {
         return [sync] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 256);
-            auto t = b.Get<float>();
-            Duplicate(t, 0.0f, 64);
-            flag<HardEvent::V_S>();
+            auto t = vector_zeros(pipe, b, 64);
             for (int i : {2, 3, 5}) t.SetValue(i, 1.0f);
             const int64_t both = t.ReinterpretCast<int64_t>().GetValue(1);  // bytes [8, 16)
             XCHECK_EQ(both, (int64_t(0x3f800000) << 32) | 0x3f800000);
@@ -429,12 +427,9 @@ XTEST(many_scalar_stores_then_a_covering_vector_write) {
         return [&, step] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
-            pipe.InitBuffer(b, 2048);
             GlobalTensor<float> g;
             g.SetGlobalBuffer(y.p, 512);
-            auto t = b.Get<float>();
-            Duplicate(t, 0.0f, 512);
-            flag<HardEvent::V_S>();
+            auto t = vector_zeros(pipe, b, 512);
             for (int i = 0; i < 300; ++i) t.SetValue(i, float(i));
             if (step > 0) flag<HardEvent::S_V>();
             Muls(t[320], t, 2.0f, 64);
