@@ -19,34 +19,11 @@
 
 namespace optiling {
 // include/adv_api/normalization/layernorm_tilingdata.h
+#define ASCEND_SIM_NORM_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name);
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
-TILING_DATA_FIELD_DEF(uint32_t, bLength);
-TILING_DATA_FIELD_DEF(uint32_t, sLength);
-TILING_DATA_FIELD_DEF(uint32_t, hLength);
-TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
-TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
-TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
-TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
-TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
-TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
-TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
-TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
-TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
-TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
-TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
-TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
-TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
-TILING_DATA_FIELD_DEF(uint32_t, loopRound);
-TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
-TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
-TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
-TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
-TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
-TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
-TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
-TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
-TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+ASCEND_SIM_NORM_TILING_FIELDS(ASCEND_SIM_NORM_FIELD)
 END_TILING_DATA_DEF;
+#undef ASCEND_SIM_NORM_FIELD
 
 BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
 TILING_DATA_FIELD_DEF(uint32_t, aLength);

@@ -21,69 +21,30 @@ struct RmsNormTiling {
     uint32_t tailBshLength = 0;
     uint32_t tailBsLength = 0;
 };
-// DeepNorm's (deepnorm_tilingdata.h): the chunk of rows a round takes from the
-// tmp (bshCurLength / bsCurLength, rewritten by the kernel for the tail round),
-// the three fp32 slices' offsets and, for half, the fp32 mean / variance slices'.
+// DeepNorm's (deepnorm_tilingdata.h) and the older LayerNorm form's
+// (layernorm_tilingdata.h) fields, the same list in both: the chunk of rows a round
+// takes from the tmp (bshCurLength / bsCurLength, rewritten by the kernel for the
+// tail round), the three fp32 slices' offsets and, for half, the fp32 mean /
+// variance slices'. The host structs (optiling) are made from the same list.
+#define ASCEND_SIM_NORM_TILING_FIELDS(X) \
+    X(uint32_t, bLength) X(uint32_t, sLength) X(uint32_t, hLength) X(uint32_t, originalHLength) \
+    X(uint32_t, inputXSize) X(uint32_t, meanVarSize) X(uint32_t, numberOfTmpBuf) X(uint32_t, meanTmpTensorPos) \
+    X(uint32_t, meanTmpTensorSize) X(uint32_t, varianceTmpTensorPos) X(uint32_t, varianceTmpTensorSize) \
+    X(uint32_t, tmpBufSize) X(uint32_t, oneTmpSize) X(uint32_t, firstTmpStartPos) \
+    X(uint32_t, secondTmpStartPos) X(uint32_t, thirdTmpStartPos) X(uint32_t, loopRound) \
+    X(uint32_t, inputRoundSize) X(uint32_t, inputTailSize) X(uint32_t, inputTailPos) \
+    X(uint32_t, meanVarRoundSize) X(uint32_t, meanVarTailSize) X(uint32_t, meanVarTailPos) \
+    X(uint32_t, bshCurLength) X(uint32_t, bsCurLength) X(float, lastDimValueBack)
+#define ASCEND_SIM_NORM_MEMBER(type, name) type name = 0;
 struct DeepNormTiling {
-    uint32_t bLength = 0;
-    uint32_t sLength = 0;
-    uint32_t hLength = 0;
-    uint32_t originalHLength = 0;
-    uint32_t inputXSize = 0;
-    uint32_t meanVarSize = 0;
-    uint32_t numberOfTmpBuf = 0;
-    uint32_t meanTmpTensorPos = 0;
-    uint32_t meanTmpTensorSize = 0;
-    uint32_t varianceTmpTensorPos = 0;
-    uint32_t varianceTmpTensorSize = 0;
-    uint32_t tmpBufSize = 0;
-    uint32_t oneTmpSize = 0;
-    uint32_t firstTmpStartPos = 0;
-    uint32_t secondTmpStartPos = 0;
-    uint32_t thirdTmpStartPos = 0;
-    uint32_t loopRound = 0;
-    uint32_t inputRoundSize = 0;
-    uint32_t inputTailSize = 0;
-    uint32_t inputTailPos = 0;
-    uint32_t meanVarRoundSize = 0;
-    uint32_t meanVarTailSize = 0;
-    uint32_t meanVarTailPos = 0;
-    uint32_t bshCurLength = 0;
-    uint32_t bsCurLength = 0;
-    float lastDimValueBack = 0;
+    ASCEND_SIM_NORM_TILING_FIELDS(ASCEND_SIM_NORM_MEMBER)
 };
-// LayerNorm's (layernorm_tilingdata.h): the older form's, with DeepNorm's
-// layout, and the rstd form's, whose round is arCurLength / aCurLength (the
-// A2 host leaves halfAddRepeatTimes, rHeadLength, k2Rec, k2RRec and
-// thirdTmpStartPos 0).
 struct LayerNormTiling {
-    uint32_t bLength = 0;
-    uint32_t sLength = 0;
-    uint32_t hLength = 0;
-    uint32_t originalHLength = 0;
-    uint32_t inputXSize = 0;
-    uint32_t meanVarSize = 0;
-    uint32_t numberOfTmpBuf = 0;
-    uint32_t meanTmpTensorPos = 0;
-    uint32_t meanTmpTensorSize = 0;
-    uint32_t varianceTmpTensorPos = 0;
-    uint32_t varianceTmpTensorSize = 0;
-    uint32_t tmpBufSize = 0;
-    uint32_t oneTmpSize = 0;
-    uint32_t firstTmpStartPos = 0;
-    uint32_t secondTmpStartPos = 0;
-    uint32_t thirdTmpStartPos = 0;
-    uint32_t loopRound = 0;
-    uint32_t inputRoundSize = 0;
-    uint32_t inputTailSize = 0;
-    uint32_t inputTailPos = 0;
-    uint32_t meanVarRoundSize = 0;
-    uint32_t meanVarTailSize = 0;
-    uint32_t meanVarTailPos = 0;
-    uint32_t bshCurLength = 0;
-    uint32_t bsCurLength = 0;
-    float lastDimValueBack = 0;
+    ASCEND_SIM_NORM_TILING_FIELDS(ASCEND_SIM_NORM_MEMBER)
 };
+#undef ASCEND_SIM_NORM_MEMBER
+// LayerNorm's rstd form's: its round is arCurLength / aCurLength (the A2 host leaves
+// halfAddRepeatTimes, rHeadLength, k2Rec, k2RRec and thirdTmpStartPos 0).
 struct LayerNormSeparateTiling {
     uint32_t aLength = 0;
     uint32_t rLength = 0;
