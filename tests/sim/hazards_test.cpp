@@ -19,6 +19,7 @@ using sim_test::Calc;
 using sim_test::fill_for_mte3;
 using sim_test::global;
 using sim_test::Gm;
+using sim_test::sync;
 
 namespace {
 void one(const std::function<void()>& body) { run_kernel("hazard", 1, body); }
@@ -319,19 +320,13 @@ XTEST(double_buffered_queue_pipeline_needs_no_extra_sync) {
 // keeps its own last write, the bytes between keep the vector's, and a later access
 // sees both in address order.
 namespace {
-template <HardEvent E>
-void flag() {
-    SetFlag<E>(0);
-    WaitFlag<E>(0);
-}
-
 // n floats of a VECCALC buffer written by the vector unit (zeros), then handed to the
 // scalar unit (V_S).
 LocalTensor<float> vector_zeros(TPipe& pipe, TBuf<TPosition::VECCALC>& b, int32_t n) {
     pipe.InitBuffer(b, uint32_t(n) * 4);
     auto t = b.Get<float>();
     Duplicate(t, 0.0f, n);
-    flag<HardEvent::V_S>();
+    sync<HardEvent::V_S>();
     return t;
 }
 }  // namespace
@@ -347,9 +342,9 @@ XTEST(scalar_stores_inside_a_vector_write_keep_their_own_writer) {
             g.SetGlobalBuffer(x.p, 256);
             auto t = vector_zeros(pipe, b, 256);
             for (int i : {10, 40, 41, 100}) t.SetValue(i, float(i));
-            if (step > 0) flag<HardEvent::S_V>();
+            if (step > 0) sync<HardEvent::S_V>();
             Muls(t[128], t, 2.0f, 128);  // reads the stores and the bytes around them
-            if (step > 1) flag<HardEvent::V_MTE2>();
+            if (step > 1) sync<HardEvent::V_MTE2>();
             DataCopy(t, g, 256);
         };
     };
@@ -363,16 +358,16 @@ XTEST(scalar_stores_inside_a_vector_write_keep_their_own_writer) {
 
 XTEST(vector_write_over_part_of_a_scalar_store) {
     AutoSync strict(0);
-    auto kernel = [](bool sync) {
-        return [sync] {
+    auto kernel = [](bool ordered) {
+        return [ordered] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
             auto t = vector_zeros(pipe, b, 64);
             t.ReinterpretCast<int64_t>().SetValue(3, int64_t(0x40a00000) << 32);  // bytes [24, 32); t[7] = 5
-            flag<HardEvent::S_V>();
+            sync<HardEvent::S_V>();
             Duplicate(t, 1.0f, 7);  // bytes [0, 28): the store's upper half stays the scalar unit's
             XCHECK_EQ(t.GetValue(7), 5.0f);
-            if (sync) flag<HardEvent::V_S>();
+            if (ordered) sync<HardEvent::V_S>();
             XCHECK_EQ(t.GetValue(6), 1.0f);
         };
     };
@@ -383,14 +378,14 @@ XTEST(vector_write_over_part_of_a_scalar_store) {
 
 XTEST(scalar_read_inside_a_wider_scalar_store) {
     AutoSync strict(0);
-    auto kernel = [](bool sync) {
-        return [sync] {
+    auto kernel = [](bool ordered) {
+        return [ordered] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
             auto t = vector_zeros(pipe, b, 64);
             t.ReinterpretCast<int64_t>().SetValue(1, int64_t(0x3f80000000000000));  // bytes [8, 16)
             XCHECK_EQ(t.GetValue(3), 1.0f);  // S after S: in order
-            if (sync) flag<HardEvent::S_V>();
+            if (ordered) sync<HardEvent::S_V>();
             Muls(t[32], t, 1.0f, 8);
         };
     };
@@ -401,15 +396,15 @@ XTEST(scalar_read_inside_a_wider_scalar_store) {
 
 XTEST(scalar_read_across_two_scalar_stores) {
     AutoSync strict(0);
-    auto kernel = [](bool sync) {
-        return [sync] {
+    auto kernel = [](bool ordered) {
+        return [ordered] {
             TPipe pipe;
             TBuf<TPosition::VECCALC> b;
             auto t = vector_zeros(pipe, b, 64);
             for (int i : {2, 3, 5}) t.SetValue(i, 1.0f);
             const int64_t both = t.ReinterpretCast<int64_t>().GetValue(1);  // bytes [8, 16)
             XCHECK_EQ(both, (int64_t(0x3f800000) << 32) | 0x3f800000);
-            if (sync) flag<HardEvent::S_V>();
+            if (ordered) sync<HardEvent::S_V>();
             Muls(t[32], t, 1.0f, 8);
         };
     };
@@ -431,11 +426,11 @@ XTEST(many_scalar_stores_then_a_covering_vector_write) {
             g.SetGlobalBuffer(y.p, 512);
             auto t = vector_zeros(pipe, b, 512);
             for (int i = 0; i < 300; ++i) t.SetValue(i, float(i));
-            if (step > 0) flag<HardEvent::S_V>();
+            if (step > 0) sync<HardEvent::S_V>();
             Muls(t[320], t, 2.0f, 64);
             PipeBarrier<PIPE_V>();
             Duplicate(t, 3.0f, 320);
-            flag<HardEvent::V_MTE3>();
+            sync<HardEvent::V_MTE3>();
             DataCopy(g, t, 512);
         };
     };
