@@ -201,11 +201,7 @@ SimViolation hazard_violation(const char* api, const char* kind, Space sp, uint6
         msg += std::string("no ") + sync_hint(prev.pipe, in.pipe) +
                " flag, PipeBarrier<PIPE_ALL> or queue handshake in between";
     if (compilerWould) msg += " (--cce-auto-sync=off; with it on the compiler inserts this sync)";
-    const int64_t b = block_idx_or_none();
-    std::string what = "[ascend_sim] pipe hazard";
-    if (b >= 0) what += " (block " + std::to_string(b) + ")";
-    what += ": " + msg;
-    return SimViolation(api, b, std::string("pipe hazard ") + kind, what);
+    return violation(api, (std::string("pipe hazard ") + kind).c_str(), msg, "pipe hazard");
 }
 
 // One site per kind, space, pipe pair and the two operations.

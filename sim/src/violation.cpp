@@ -22,10 +22,10 @@ Block& cur(const char* api) {
 
 uint32_t block_num(const char* api) { return cur(api).num; }
 
-SimViolation violation(const char* api, const char* rule, const std::string& detail) {
+SimViolation violation(const char* api, const char* rule, const std::string& detail, const char* heading) {
     const int64_t b = block_idx_or_none();
     std::string what = "[ascend_sim] ";
-    what += api;
+    what += heading ? heading : api;
     if (b >= 0) what += " (block " + std::to_string(b) + ")";
     what += ": ";
     what += detail;

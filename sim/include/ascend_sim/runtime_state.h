@@ -597,8 +597,9 @@ struct Launch {
     void abort_all();
 };
 
-// The SimViolation fail() throws, "[ascend_sim] <api> (block N): <detail>".
-SimViolation violation(const char* api, const char* rule, const std::string& detail);
+// The SimViolation fail() throws, "[ascend_sim] <api> (block N): <detail>"; a heading,
+// when given, stands for the API in the message (the exception's api() stays api).
+SimViolation violation(const char* api, const char* rule, const std::string& detail, const char* heading = nullptr);
 
 // A race or uninitialised read at `site` (its rule, API and the other access's
 // operation): throws make() when L stops at reports (or there is no launch), else
