@@ -1,4 +1,4 @@
-// initcheck (issue item 11), after msSanitizer's initcheck: every UB byte is
+// initcheck, after msSanitizer's initcheck: every UB byte is
 // undefined from the TPipe's InitBuffer until something writes it (DMA into
 // UB, a vector instruction's dst, SetValue, the scalar store of ReduceSum...);
 // a read of an undefined byte (vector src, GetValue, DMA UB->GM source) is a
