@@ -133,7 +133,7 @@ def _upstream(lib, value, name, reduction, n, dtype, like):
     if shp not in ((), (1,)):
         raise ValueError(f"{name}: expected a scalar (shape () or (1,)) under "
                          f"reduction={reduction!r}, got shape {shp}")
-    return a.reshape(())
+    return a if len(shp) == 0 else a.reshape(())
 
 
 def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_zloss=None,

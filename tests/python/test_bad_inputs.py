@@ -262,7 +262,10 @@ def test_torch_devices_and_kinds(torch):
         ax.cross_entropy_loss_grad(1.0, lp, t, None, None, torch.ones(N, device=meta), "mean", -100, 0.0, 1e-3)
     with pytest.raises(ValueError, match="^out: expected a tensor on cpu"):
         ax.cross_entropy_loss_grad(1.0, lp, t, out=torch.empty(N, C, device=meta))
-    # All on meta: the custom op's fake implementation (shape propagation).
+    # All on meta: the custom op's fake implementation (shape propagation). This module
+    # imported ascend_xent before torch, so the ops are registered here, not at import.
+    import ascend_xent.torch_ops  # noqa: F401
+
     r = torch.ops.ascend_xent.cross_entropy_loss_grad(torch.tensor(1.0, device=meta), lp.to(meta), t.to(meta))
     assert r.device == meta and r.shape == (N, C)
     with pytest.raises(TypeError, match="^target: expected dtype int32 or int64, got uint8"):
