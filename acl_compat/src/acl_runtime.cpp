@@ -181,17 +181,23 @@ aclError aclrtSynchronizeDevice(void) { return ACL_SUCCESS; }
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (!devPtr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
     if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be > 0");
+    uint64_t id;
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        id = ++g_lastId;
+    }
     void* p = nullptr;
     try {
-        // Uninitialised, as on the device (the simulator fills it with 0xFF bytes).
-        p = ascend_sim::gm_alloc(size, "aclrtMalloc", /*zeroed=*/false);
+        // Uninitialised, as on the device (the simulator fills it with 0xFF bytes);
+        // named aclrtMalloc#<id> in reports, so that they tell the buffers apart.
+        p = ascend_sim::gm_alloc(size, ("aclrtMalloc#" + std::to_string(id)).c_str(), /*zeroed=*/false);
     } catch (const std::exception& e) {
         return Fail(ACL_ERROR_BAD_ALLOC, std::string("aclrtMalloc: ") + e.what());
     }
     if (!p) return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
     {
         std::lock_guard<std::mutex> lock(g_mutex);
-        g_device[static_cast<const char*>(p)] = Allocation{size, ++g_lastId};
+        g_device[static_cast<const char*>(p)] = Allocation{size, id};
     }
     *devPtr = p;
     return ACL_SUCCESS;

@@ -7,10 +7,12 @@
 // Differences: blocks run as fibers on host threads (CANN forks a process per
 // core), and a check failure throws ascend_sim::SimViolation after printing it.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -19,7 +21,11 @@ enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
 namespace AscendC {
 
-inline void* GmAlloc(size_t size) { return ascend_sim::gm_alloc(size, "GmAlloc"); }
+// Named GmAlloc#1, #2, ... in the order of the calls: a report tells the buffers apart.
+inline void* GmAlloc(size_t size) {
+    static std::atomic<uint64_t> calls{0};
+    return ascend_sim::gm_alloc(size, ("GmAlloc#" + std::to_string(++calls)).c_str());
+}
 inline void GmFree(void* ptr) { ascend_sim::gm_free(ptr); }
 
 namespace sim_twin {
