@@ -86,43 +86,40 @@ void Parallel(size_t n, unsigned threads, const std::function<void(size_t, size_
     for (auto& t : ts) t.join();
 }
 
+// y[0, n) = exp(x), times `scale` when given, in float (fp16/bf16: a block at a time
+// widened, exp, [Muls,] rounded back, as the kernel's Cast/Exp/Muls/Cast).
 template <class T>
-void ExpChunk(const T* x, T* y, size_t lo, size_t hi) {
+void ExpSpan(const T* x, T* y, size_t n, const float* scale) {
     if constexpr (std::is_same_v<T, float>) {
-        nm::exp(y + lo, x + lo, hi - lo);
+        nm::exp(y, x, n);
+        if (scale) nm::muls(y, y, *scale, n);
     } else {
-        constexpr size_t kB = 4096;  // widen a block, exp, round back (as the kernel's Cast/Exp/Cast)
+        constexpr size_t kB = 4096;
         alignas(64) float buf[kB];
-        for (size_t i = lo; i < hi; i += kB) {
-            const size_t m = std::min(kB, hi - i);
+        for (size_t i = 0; i < n; i += kB) {
+            const size_t m = std::min(kB, n - i);
             nm::cast(buf, x + i, m, AscendC::RoundMode::CAST_NONE);
             nm::exp(buf, buf, m);
+            if (scale) nm::muls(buf, buf, *scale, m);
             nm::cast(y + i, buf, m, AscendC::RoundMode::CAST_RINT);
         }
     }
 }
 
 template <class T>
+void ExpChunk(const T* x, T* y, size_t lo, size_t hi) {
+    ExpSpan(x + lo, y + lo, hi - lo, nullptr);
+}
+
+template <class T>
 void StagedChunk(const T* x, T* y, size_t lo, size_t hi) {
     constexpr size_t kTile = 16384;  // elements: the kernel's tiles are 10-37 thousand
-    constexpr size_t kB = 4096;      // the float work of a tile, in pieces (as a work area)
+    constexpr float kScale = 0.5f;
     std::vector<T> inBuf(kTile), outBuf(kTile);
-    alignas(64) float work[kB];
     for (size_t t = lo; t < hi; t += kTile) {
         const size_t m = std::min(kTile, hi - t);
         std::memcpy(inBuf.data(), x + t, m * sizeof(T));
-        for (size_t i = 0; i < m; i += kB) {
-            const size_t b = std::min(kB, m - i);
-            if constexpr (std::is_same_v<T, float>) {
-                nm::exp(outBuf.data() + i, inBuf.data() + i, b);
-                nm::muls(outBuf.data() + i, outBuf.data() + i, 0.5f, b);
-            } else {
-                nm::cast(work, inBuf.data() + i, b, AscendC::RoundMode::CAST_NONE);
-                nm::exp(work, work, b);
-                nm::muls(work, work, 0.5f, b);
-                nm::cast(outBuf.data() + i, work, b, AscendC::RoundMode::CAST_RINT);
-            }
-        }
+        ExpSpan(inBuf.data(), outBuf.data(), m, &kScale);
         AscendC::sim_copy::store_to_gm(reinterpret_cast<uint8_t*>(y + t),
                                        reinterpret_cast<const uint8_t*>(outBuf.data()), m * sizeof(T));
     }

@@ -81,12 +81,7 @@ __attribute__((noinline)) void staged_loop(const float* x, float* y, uint64_t n,
     for (uint64_t off = 0; off < n; off += tile) {
         std::memcpy(in, x + off, tile * sizeof(float));
         if constexpr (Fused) {
-            constexpr uint32_t kStrip = 256;
-            for (uint32_t i = 0; i < tile; i += kStrip) {
-                const uint32_t m = tile - i < kStrip ? tile - i : kStrip;
-                ascend_sim::numerics::detail::exp_span(out + i, in + i, m);
-                for (uint32_t k = i; k < i + m; ++k) out[k] = out[k] * kScale + kBias;
-            }
+            plain_loop(in, out, tile);  // the plain loop's strips, over the tile in UB
         } else {
             ascend_sim::numerics::detail::exp_span(out, in, tile);
             for (uint32_t k = 0; k < tile; ++k) out[k] = out[k] * kScale;
