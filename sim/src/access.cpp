@@ -6,6 +6,7 @@
 
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 #include "ub_operand.h"
 
 namespace ascend_sim::detail {
@@ -114,6 +115,12 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
         for (int i = 0; i < n; ++i)
             if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + args[i].bytes);
     const Instr in = b.hz.issue(P_V, api);
+    if (b.trace) {
+        VecOperand ops[8];
+        for (int i = 0; i < n; ++i)
+            ops[i] = VecOperand{off[i], uint32_t(256 * args[i].elemSize / widestElem), 1, args[i].write};
+        t_vec(b, api, op, repeats, widestElem, ops, n);
+    }
     // A lone write to the range the operand before it reads (Muls(x, x, ...), Axpy's
     // dst) shares one pass with that read, after the other reads: the same checks in
     // the same order.
@@ -156,6 +163,7 @@ void vec_blocks(const char* api, VecOp op, const void* const* blocks, const uint
         for (size_t i = 0; i < n; ++i)
             if (!write[i]) init_read(api, b, "src", off(i), off(i) + bytes);
     const Instr in = b.hz.issue(P_V, api);
+    t_vec(b, api, op, repeats, 4, nullptr, 0);
     for (size_t i = 0; i < n; ++i)
         if (!write[i]) b.hz.access(api, in, Space::UB, off(i), off(i) + bytes, false);
     for (size_t i = 0; i < n; ++i)
@@ -170,6 +178,8 @@ void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes) {
     // S_V and S_MTE3 so later vector and MTE3 work sees it.
     Block& b = cur(api);
     b.hz.join(P_S, b.hz.snapshot(P_V));
+    t_join(b, P_S, P_V);
+    t_scalar(b, false);
     const Instr in = b.hz.issue(P_S, api);
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
     b.hz.access(api, in, Space::UB, off, off + bytes, true);
@@ -177,6 +187,8 @@ void reduce_scalar_store(const char* api, const void* dst, uint32_t bytes) {
     const Clock s = b.hz.snapshot(P_S);
     b.hz.join(P_V, s);
     b.hz.join(P_MTE3, s);
+    t_join(b, P_V, P_S);
+    t_join(b, P_MTE3, P_S);
 }
 
 void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
@@ -185,6 +197,7 @@ void scalar_ub(const char* api, const void* p, uint32_t bytes, bool write) {
     if (q < b.ub || q + bytes > b.ub + b.ubTotal)
         fail(api, "operand outside this block's UB", "the LocalTensor does not lie in this block's UB");
     write ? ++b.ctr.scalarUbWrites : ++b.ctr.scalarUbReads;
+    t_scalar(b, false);
     const uint64_t off = uint64_t(q - b.ub);
     if (!write) init_read(api, b, nullptr, off, off + bytes);
     const Instr in = b.hz.issue(P_S, api);
@@ -225,6 +238,7 @@ void scalar_gm(const char* api, const GmRef& g, uint32_t bytes, bool write, void
     Block& b = cur(api);
     check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
     write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
+    t_scalar(b, true);
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
     const uint64_t line = lo >> 6;
     Launch& L = *b.launch;
@@ -271,6 +285,7 @@ void scalar_gm_bypass(const char* api, const GmRef& g, uint32_t bytes, bool writ
     Block& b = cur(api);
     check_gm(api, write ? "scalar write of" : "scalar read of", g, bytes);
     write ? ++b.ctr.scalarGmWrites : ++b.ctr.scalarGmReads;
+    t_scalar(b, true);
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + bytes;
     const Instr in = b.hz.issue(P_S, api);
     dcache_on_bypass(b, api, lo, hi, write);
@@ -327,6 +342,7 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     }
     const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
     const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
+    t_dma(b, api, toUb, rows.lo, rows.len, rows.pitch, rows.count, payload, gm.cacheMode);
     rows.each([&](uint64_t lo, uint64_t hi) {
         dcache_on_dma(b, api, lo, hi, toUb);
         add_gm_record(b, in, lo, hi, !toUb, toUb ? 0 : b.atomic.code());

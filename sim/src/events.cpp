@@ -4,6 +4,7 @@
 // clock joins the hazard model needs.
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 
 namespace ascend_sim::detail {
 
@@ -61,6 +62,7 @@ void set_flag(const char* api, uint8_t e, int32_t id) {
     if (HardEvent(e) == HardEvent::V_V) {
         check_id(api, e, id);
         b.hz.barrier(P_V);
+        t_barrier(b, P_V);
         return;
     }
     Pipe src, dst;
@@ -75,6 +77,7 @@ void set_flag(const char* api, uint8_t e, int32_t id) {
     s.set = true;
     s.serial = in.serial;
     s.clk = b.hz.snapshot(src);
+    t_flag(b, true, src, uint16_t(e * 8 + id));
 }
 
 void wait_flag(const char* api, uint8_t e, int32_t id) {
@@ -87,16 +90,17 @@ void wait_flag(const char* api, uint8_t e, int32_t id) {
         fail(api, "WaitFlag without SetFlag",
              "WaitFlag<HardEvent::%s>(%d) with no pending SetFlag; the NPU would wait forever", event_name(e), id);
     b.hz.join(dst, s.clk);
+    t_flag(b, false, dst, uint16_t(e * 8 + id));
     s.set = false;
 }
 
 void pipe_barrier(const char* api, int pipeT) {
     Block& b = cur(api);
     switch (pipeT) {
-        case PIPE_V: b.hz.barrier(P_V); break;
-        case PIPE_MTE2: b.hz.barrier(P_MTE2); break;
-        case PIPE_MTE3: b.hz.barrier(P_MTE3); break;
-        case PIPE_ALL: b.hz.barrier_all(); break;
+        case PIPE_V: b.hz.barrier(P_V); t_barrier(b, P_V); break;
+        case PIPE_MTE2: b.hz.barrier(P_MTE2); t_barrier(b, P_MTE2); break;
+        case PIPE_MTE3: b.hz.barrier(P_MTE3); t_barrier(b, P_MTE3); break;
+        case PIPE_ALL: b.hz.barrier_all(); t_barrier(b, P_COUNT); break;
         case PIPE_S: fail(api, "PipeBarrier<PIPE_S>", "PipeBarrier<PIPE_S> is not allowed");
         default: fail(api, "not an AIV pipe", "PipeBarrier on pipe_t %d: a vector core has PIPE_V, PIPE_MTE2, PIPE_MTE3 and PIPE_ALL", pipeT);
     }

@@ -37,6 +37,7 @@
 
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 #include "ub_operand.h"
 
 namespace ascend_sim::detail {
@@ -158,6 +159,7 @@ int32_t word_at(const uint8_t* p, uint64_t i) {
 // streaming GM stores visible to other host threads before its flag writes.
 void drain(Block& b) {
     b.hz.barrier_all();
+    t_barrier(b, P_COUNT);
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 

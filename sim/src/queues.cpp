@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 
 namespace ascend_sim::detail {
 
@@ -216,6 +217,7 @@ void tpipe_destroy(const char* api, int32_t pipeId) {
         b.livePipeObj = nullptr;
     }  // a second Destroy finds nothing to wait for, as on the NPU
     b.hz.barrier_all();  // Destroy ends with pipe_barrier(PIPE_ALL)
+    t_barrier(b, P_COUNT);
 }
 
 void tpipe_end(int32_t pipeId) noexcept {

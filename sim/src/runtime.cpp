@@ -22,6 +22,7 @@
 
 #include "ascend_sim/runtime_state.h"
 #include "fiber.h"
+#include "timing_trace.h"
 
 namespace ascend_sim {
 
@@ -210,6 +211,7 @@ void run_block(LaunchCtx& ctx, uint32_t idx, BlockStore& store, const std::funct
     // TMP_UB_OFFSET (248 KiB).
     b.ubInitEnd = L.prof.npuArch == 2201 ? b.ubTotal : b.ubReserve;
     b.initcheck = L.initcheck;
+    if (L.traces) b.trace = &(*L.traces)[idx];
     b.hz.set_auto_sync(L.autoSync);
     // Unwritten UB reads as 0xFF bytes (NaN; what the initcheck, when switched off,
     // leaves visible). The API reserve now; the InitBuffer part when InitBuffer
@@ -257,6 +259,7 @@ void barrier(const char* api, Block& b) {
              b.num, L.prof.vectorCores, L.prof.name.c_str());
     publish_gm_writes();
     b.hz.barrier_all();
+    t_sync_all(b);
     ++b.syncAlls;
     sort_gm_records(b.records);
     std::unique_lock<std::mutex> lk(L.mu);
@@ -445,6 +448,11 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.perBlockOps.assign(blockDim, {});
     L.blockUsed.assign(blockDim, 0);
     L.epochRecords.assign(blockDim, {});
+    std::vector<TimingTrace> traces;
+    if (timing_enabled()) {
+        traces.resize(blockDim);
+        L.traces = &traces;
+    }
     LaunchCtx ctx;
     ctx.L = &L;
     ctx.body = &body;
@@ -524,6 +532,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     t_last.ops = std::move(L.perBlockOps);
     print_continued(L);
     t_last.reports = std::move(L.reports);
+    if (L.failures.empty() && L.traces) timing_launch_end(std::move(traces), L.name, L.prof.name);
+    else timing_launch_untimed();
 
     if (!L.failures.empty()) {
         auto lowest = std::min_element(L.failures.begin(), L.failures.end(),

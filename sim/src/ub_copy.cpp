@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 #include "ub_operand.h"
 
 namespace ascend_sim::detail {
@@ -30,6 +31,7 @@ void ub_copy(const char* api, const UbRef& dst, const UbRef& src, const UbBlocks
     init_read_blocks(api, b, "source", s, srcBlocks);
     b.used = true;
     const Instr in = b.hz.issue(P_V, api);
+    t_vec(b, api, VecOp::Copy, (srcBlocks.count * (srcBlocks.hi - srcBlocks.lo) + 255) / 256, 4, nullptr, 0);
     access_blocks(b, api, in, s, srcBlocks, false);
     access_blocks(b, api, in, d, dstBlocks, true);
     init_write_blocks(b, d, dstBlocks);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ascend_sim/runtime_state.h"
+#include "timing_trace.h"
 #include "ub_operand.h"
 
 namespace ascend_sim::detail {
@@ -62,6 +63,7 @@ void vec_cmpmask_io(const char* api, const UbRef& t, bool store) {
     ++b.ctr.vectorRepeats;
     if (!store && b.initcheck) init_read(api, b, role, off, off + 16);
     const Instr in = b.hz.issue(P_V, api);
+    t_vec(b, api, VecOp::Copy, 1, 4, nullptr, 0);
     b.hz.access(api, in, Space::UB, off, off + 16, store);
     void* p = const_cast<void*>(t.p);
     if (store) {
@@ -282,6 +284,14 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
             if (!args[i].write && args[i].initcheck)
                 for (const Interval& v : s.iv[i]) init_read(api, b, args[i].role, off[i] + v.first, off[i] + v.second);
     const Instr in = b.hz.issue(P_V, api);
+    if (b.trace) {
+        VecOperand ops[8];
+        const uint32_t widest = 256 / std::max<uint32_t>(shape.perRepeat, 1);
+        for (int i = 0; i < n; ++i)
+            ops[i] = VecOperand{off[i], args[i].repBytes ? args[i].repBytes : std::min<uint32_t>(256, shape.perRepeat * args[i].elemSize),
+                                args[i].repBytes ? 1 : std::max<uint32_t>(args[i].blkStride, 1), args[i].write};
+        t_vec(b, api, op, repeats, widest, ops, n);
+    }
     s.instr = in;
     s.n = n;
     for (int i = 0; i < n; ++i) s.off[i] = off[i];
@@ -312,7 +322,10 @@ void vec_vms4(const char* api, uint16_t counts[4]) {
     if (!m.vms4Defined)
         fail(api, "VMS4_SR undefined",
              "VMS4_SR holds no counts: only a MrgSort with ifExhaustedSuspension = true sets them");
-    if (b.hz.auto_sync()) b.hz.join(P_S, b.hz.snapshot(P_V));  // the V_S the compiler inserts
+    if (b.hz.auto_sync()) {  // the V_S the compiler inserts
+        b.hz.join(P_S, b.hz.snapshot(P_V));
+        t_join(b, P_S, P_V);
+    }
     const Instr in = b.hz.issue(P_S, api);
     if (b.hz.snapshot(P_S).c[P_V] < m.vms4Seq)
         fail("pipe hazard", "RAW on a register",

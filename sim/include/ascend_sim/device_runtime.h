@@ -185,6 +185,7 @@ struct GmRef {
     const void* p;      // first byte accessed
     const void* ori;    // SetGlobalBuffer address
     uint64_t oriBytes;  // SetGlobalBuffer size in bytes (0 = none given)
+    uint8_t cacheMode = 1;  // AscendC::CacheMode of the GlobalTensor (0: L2 bypass), for the timing model
 };
 // A scalar GM access of `bytes` at g.p: a write stores the bytes at value, a read
 // copies what it returns there (nullptr: the caller reads GM itself).

@@ -268,7 +268,7 @@ public:
 
     // --- simulator internals ---
     ascend_sim::detail::GmRef gm_ref(uint64_t offset = 0) const {
-        return {addr_ + offset, ori_, size_ * sizeof(T)};
+        return {addr_ + offset, ori_, size_ * sizeof(T), uint8_t(cacheMode_)};
     }
     PrimType* raw() const { return addr_; }
     CacheMode sim_cache_mode() const { return cacheMode_; }

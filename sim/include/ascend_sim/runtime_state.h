@@ -392,6 +392,7 @@ struct EventSlot {
 };
 
 struct Launch;
+struct TimingTrace;
 
 using OpRepeats = std::array<uint64_t, size_t(VecOp::COUNT)>;
 // DCache line numbers, ordered for range queries on every DMA.
@@ -441,6 +442,7 @@ struct Block {
     bool used = false;
 
     HazardTracker hz;
+    TimingTrace* trace = nullptr;  // what the timing model replays (timing_trace.h); null: timing off
     InitShadow init;         // UB bytes written since InitBuffer (cleared with the TPipe)
     bool initcheck = true;   // the launch's initcheck setting
 
@@ -513,6 +515,7 @@ struct Launch {
     uint32_t blockDim = 0;
     uint32_t threads = 1;
     bool fiberMode = true;  // blockDim <= vector cores: blocks are fibers, SyncAll may be used
+    std::vector<TimingTrace>* traces = nullptr;  // one per block while the launch is timed (timing_trace.h)
     bool initcheck = true;
     bool autoSync = true;
 
