@@ -1,7 +1,9 @@
 """Runtime behaviour: environment variables, the GIL, no N x C copies, no torch needed
 for NumPy, and the command line."""
 
+import argparse
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -174,6 +176,56 @@ def test_cli_demo_small():
     # Every figure comes with what it means: a label, the figure, then a colon and words.
     for line in r.stdout.splitlines()[2:]:
         assert ": " in line, line
+
+
+@pytest.mark.requires_sim
+def test_cli_demo_tiny_problem_says_one_thread_and_counts_bytes():
+    r = _cli("demo", "--n", "8", "--c", "10")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 host thread (a problem this small runs on one)" in r.stdout
+    assert re.search(r"GM traffic read \d+ bytes \+ write \d+ bytes", r.stdout), r.stdout
+    assert " 0.0 MB" not in r.stdout and " 0.000 s" not in r.stdout
+
+
+@pytest.mark.requires_sim
+@pytest.mark.parametrize("argv,option", [(["demo", "--soc", "bogus"], "--soc"), (["model", "--soc", "bogus"], "--soc"),
+                                         (["demo", "--cores", "-1"], "--cores"),
+                                         (["demo", "--threads", "-2"], "--threads")])
+def test_cli_simulator_options_blame_the_option(argv, option, capsys):
+    from ascend_xent.cli import main
+
+    assert main([*argv, "--n", "8", "--c", "10"]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {option}: " in err, err
+
+
+def test_cli_demo_and_model_take_the_same_dtypes_with_the_same_default():
+    from ascend_xent.cli import build_parser
+
+    p = build_parser()
+    for cmd in ("demo", "model"):
+        assert p.parse_args([cmd]).dtype == "bf16"
+        for spelling in ("bf16", "bfloat16", "fp16", "float16", "fp32", "float32", "BFloat16"):
+            p.parse_args([cmd, "--dtype", spelling])
+
+
+@pytest.mark.requires_sim
+def test_cli_model_runs_with_a_long_dtype_name(capsys):
+    from ascend_xent.cli import main
+
+    assert main(["model", "--n", "48", "--c", "4096", "--dtype", "bfloat16", "--json"]) == 0
+    assert '"dtype": "bf16"' in capsys.readouterr().out
+
+
+def test_cli_every_option_has_help():
+    from ascend_xent.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            if action.option_strings and action.help != argparse.SUPPRESS:
+                assert action.help, (name, action.option_strings)
 
 
 def test_console_script():

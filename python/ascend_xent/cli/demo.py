@@ -16,30 +16,40 @@ import time
 
 import numpy as np
 
+from ._dtype import add_dtype_argument, long
+from ._sim_options import apply as apply_sim_options
+
+# The simulator runs launches of at most this many elements on one host thread (docs/python_api.md).
+SINGLE_THREAD_ELEMENTS = 2 ** 17
+
 NAME = "demo"
 HELP = "run an LLM-sized case on the default backend and check it against the float64 golden"
-
-_DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
-           "fp32": "float32", "float32": "float32"}
 
 
 def add_arguments(p) -> None:
     p.add_argument("--n", type=int, default=4096, help="rows (tokens), default 4096")
     p.add_argument("--c", type=int, default=32000, help="classes (vocabulary), default 32000")
-    p.add_argument("--dtype", default="bf16", choices=sorted(_DTYPES), help="default bf16")
-    p.add_argument("--target-dtype", default="int64", choices=("int32", "int64"))
-    p.add_argument("--reduction", default="mean", choices=("mean", "sum", "none"))
-    p.add_argument("--ignore-fraction", type=float, default=0.05, help="share of ignored rows")
-    p.add_argument("--ignore-index", type=int, default=-100)
-    p.add_argument("--label-smoothing", type=float, default=0.1)
-    p.add_argument("--zloss", type=float, default=1e-4, help="lse_square_scale_for_zloss")
+    add_dtype_argument(p)
+    p.add_argument("--target-dtype", default="int64", choices=("int32", "int64"),
+                   help="dtype of the class indices, default int64")
+    p.add_argument("--reduction", default="mean", choices=("mean", "sum", "none"),
+                   help="how the loss was reduced, default mean (none: a per-row upstream gradient)")
+    p.add_argument("--ignore-fraction", type=float, default=0.05,
+                   help="share of rows whose target is --ignore-index, default 0.05")
+    p.add_argument("--ignore-index", type=int, default=-100, help="the target value of ignored rows, default -100")
+    p.add_argument("--label-smoothing", type=float, default=0.1, help="label smoothing in [0, 1], default 0.1")
+    p.add_argument("--zloss", type=float, default=1e-4,
+                   help="z-loss scale (lse_square_scale_for_zloss), default 1e-4; 0 for none")
     p.add_argument("--grad-zloss", type=float, default=None,
                    help="upstream gradient of the separate z-loss output (default: none)")
-    p.add_argument("--no-weight", action="store_true", help="no class weights")
-    p.add_argument("--soc", default=None, help="SoC profile (default: ASCEND_XENT_SOC or the simulator's)")
-    p.add_argument("--cores", type=int, default=None, help="limit the vector cores")
-    p.add_argument("--threads", type=int, default=None, help="host threads for the simulator")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-weight", action="store_true", help="no class weights (default: random weights in [0.5, 1.5))")
+    p.add_argument("--soc", default=None,
+                   help="SoC profile the simulator models (ascend-xent info lists them; default: ASCEND_XENT_SOC "
+                        "or ascend910b)")
+    p.add_argument("--cores", type=int, default=None, help="use at most this many vector cores (default: all)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="host threads that run the simulated cores (default: ASCEND_XENT_THREADS or the CPU count)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs, default 0")
     p.add_argument("--repeat", type=int, default=3,
                    help="warm calls after the first, into the same output buffer (default 3)")
     p.add_argument("--json", action="store_true", help="also print the launch statistics as JSON")
@@ -82,12 +92,25 @@ def _make_inputs(args, dtype_name):
     return grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss, int(ignored.sum())
 
 
-def _mb(b) -> str:
-    return f"{b / 1e6:,.1f} MB"
+def _bytes(b) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if b >= size:
+            return f"{b / size:,.1f} {unit}"
+    return f"{b:,} bytes"
 
 
-def _report(stats, prof, cmp, dtype_name, t_first, warm, t_golden):
+def _secs(t) -> str:
+    return f"{t:.2f} s" if t >= 0.1 else f"{t * 1e3:.1f} ms"
+
+
+def _plural(k, word) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def _report(stats, prof, cmp, dtype_name, t_first, warm, t_golden, elements):
     """The demo's lines: each figure, then what it means."""
+    threads = stats.get("host_threads", 0)
+    small = elements <= SINGLE_THREAD_ELEMENTS
     ub_kib = prof.get("ub_bytes", 0) // 1024
     mode = stats.get("mode")
     shape = ("each row is cut into column tiles" if mode == "column_split"
@@ -95,11 +118,11 @@ def _report(stats, prof, cmp, dtype_name, t_first, warm, t_golden):
     verdict = "PASS" if cmp["ok"] else f"FAIL ({cmp['mismatches']} elements out of tolerance)"
     rd, wr = stats.get("gm_read_bytes", 0), stats.get("gm_write_bytes", 0)
     mn = stats.get("min_traffic_bytes", 0) or 1
-    warm_line = (f", warm median {statistics.median(warm):.3f} s of {len(warm)} more into the same out= buffer"
+    warm_line = (f", warm median {_secs(statistics.median(warm))} of {len(warm)} more into the same out= buffer"
                  if warm else "")
     return [
         f"  backend    sim: the Ascend C kernel on a CPU simulator of the NPU, "
-        f"{stats.get('host_threads', '?')} host threads",
+        f"{_plural(threads, 'host thread')}" + (" (a problem this small runs on one)" if threads == 1 and small else ""),
         f"  SoC        {prof.get('name')} ({prof.get('soc_version')}, {prof.get('vector_cores')} vector cores, "
         f"UB {ub_kib} KiB): the NPU the simulator models",
         f"  tiling     {mode}: {shape}; tiles of {stats.get('tile_rows')} rows x {stats.get('tile_cols')} "
@@ -112,11 +135,11 @@ def _report(stats, prof, cmp, dtype_name, t_first, warm, t_golden):
         "tiles are computed in",
         f"  accuracy   max |out - golden| = {cmp['max_abs_error']:.3e}, {cmp['max_scaled_error']:.3e} of "
         f"max |golden| (tolerance {dtype_name}: rtol {cmp['rtol']:g}, atol {cmp['atol']:g}): {verdict}",
-        f"  time       first call {t_first:.3f} s{warm_line}: wall time on the simulator (the first call "
+        f"  time       first call {_secs(t_first)}{warm_line}: wall time on the simulator (the first call "
         "also allocates the output), not an NPU time",
-        f"  golden     {t_golden:.2f} s: the float64 NumPy reference, computed and compared block by block",
-        f"  GM traffic read {_mb(rd)} + write {_mb(wr)} = {_mb(rd + wr)}: bytes moved to and from global "
-        f"memory; {(rd + wr) / mn:.4f}x the minimum {_mb(mn)} (log_prob in, gradient out)",
+        f"  golden     {_secs(t_golden)}: the float64 NumPy reference, computed and compared block by block",
+        f"  GM traffic read {_bytes(rd)} + write {_bytes(wr)} = {_bytes(rd + wr)}: bytes moved to and from global "
+        f"memory; {(rd + wr) / mn:.4f}x the minimum {_bytes(mn)} (log_prob in, gradient out)",
         f"  vector     {stats.get('vector_instructions', 0):,} instructions, {stats.get('vector_repeats', 0):,} "
         "repeats: a repeat is one 256-byte step of a vector instruction",
     ]
@@ -126,13 +149,8 @@ def run(args) -> int:
     import ascend_xent as ax
     from .. import golden
 
-    dtype_name = _DTYPES[args.dtype]
-    if args.soc:
-        ax.set_soc(args.soc)
-    if args.cores is not None:
-        ax.set_cores(args.cores)
-    if args.threads is not None:
-        ax.set_threads(args.threads)
+    dtype_name = long(args.dtype)
+    apply_sim_options(soc=args.soc, cores=args.cores, threads=args.threads)
 
     print(f"ascend-xent {ax.__version__} demo: CrossEntropyLossGrad N={args.n} C={args.c} {dtype_name}, "
           f"{'no weight' if args.no_weight else 'class weights'}, reduction={args.reduction}")
@@ -141,7 +159,7 @@ def run(args) -> int:
     t_inputs = time.perf_counter() - t0
     print(f"  inputs     {n_ignored} of {args.n} rows ignored (ignore_index={args.ignore_index}), "
           f"label_smoothing={args.label_smoothing}, z-loss scale={args.zloss:g}, "
-          f"target {args.target_dtype}; made in {t_inputs:.2f} s")
+          f"target {args.target_dtype}; made in {_secs(t_inputs)}")
 
     call = (grad_loss, log_prob, target, weight, grad_zloss, lse, args.reduction, args.ignore_index,
             args.label_smoothing, args.zloss)
@@ -158,7 +176,7 @@ def run(args) -> int:
     t0 = time.perf_counter()
     cmp = golden.check(out, *call, dtype=dtype_name)
     t_golden = time.perf_counter() - t0
-    for line in _report(stats, ax.current_profile(), cmp, dtype_name, t_first, warm, t_golden):
+    for line in _report(stats, ax.current_profile(), cmp, dtype_name, t_first, warm, t_golden, args.n * args.c):
         print(line)
     if args.json:
         slim = {k: v for k, v in stats.items() if k != "per_block"}

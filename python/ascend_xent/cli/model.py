@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import json
 
+from ._dtype import add_dtype_argument, short
+from ._sim_options import apply as apply_sim_options
+
 NAME = "model"
 HELP = "NPU performance model of a case (time, HBM roofline fraction, sensitivity, what-if tilings)"
 
@@ -19,11 +22,11 @@ HELP = "NPU performance model of a case (time, HBM roofline fraction, sensitivit
 def add_arguments(p) -> None:
     p.add_argument("--n", type=int, default=4096, help="rows N (default 4096)")
     p.add_argument("--c", type=int, default=32000, help="classes C (default 32000)")
-    p.add_argument("--dtype", default="fp32", choices=["fp32", "fp16", "bf16"])
-    p.add_argument("--label-smoothing", type=float, default=0.0)
+    add_dtype_argument(p)
+    p.add_argument("--label-smoothing", type=float, default=0.0, help="label smoothing in [0, 1] (default 0)")
     p.add_argument("--weight", action="store_true", help="with class weights")
     p.add_argument("--zloss", action="store_true", help="with z-loss")
-    p.add_argument("--reduction", default="mean", choices=["mean", "sum", "none"])
+    p.add_argument("--reduction", default="mean", choices=["mean", "sum", "none"], help="default mean")
     p.add_argument("--soc", default=None, help="SoC profile (default: the current one)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead")
     p.add_argument("--table", action="store_true",
@@ -31,19 +34,18 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from .. import perf_model, sim
+    from .. import perf_model
 
+    apply_sim_options(soc=args.soc)
     if args.table:
         from . import _model_table
 
-        if args.soc is not None:
-            sim.set_soc(args.soc)
         table = _model_table.rows()
         print(json.dumps(table, indent=1) if args.json else _model_table.markdown(table))
         return 0
     if args.n < 1 or args.c < 1:
         raise ValueError("--n and --c must be >= 1")
-    res = perf_model.model_case(args.n, args.c, args.dtype, args.label_smoothing, args.weight, args.zloss,
+    res = perf_model.model_case(args.n, args.c, short(args.dtype), args.label_smoothing, args.weight, args.zloss,
                                 args.reduction, args.soc)
     if args.json:
         print(json.dumps(res, indent=1, ensure_ascii=False))
