@@ -2,7 +2,8 @@
 
 Every case is on it, in families: the cases without options by vocabulary C (a line over
 N as N x C grows), the cases with options (label smoothing, class weights, z-loss) by
-option set; a family has one marker. The colour is the contender, each without an
+option set; a family has one marker, and cases of different families at the same N x C
+are set side by side. The colour is the contender, each without an
 idle gap before its call: ours allocating its output (blue, solid) and into a
 preallocated one (light blue), PyTorch's CPU backward with its default allocator
 (orange, dashed) and with THP_MEM_ALLOC_ENABLE=1 (red, dashed), and torch.exp over
@@ -12,11 +13,15 @@ before the allocating contenders have only ours, PyTorch's default and torch.exp
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
+MISSING = ('no plot: matplotlib is not installed; pip install ".[bench]" in the source tree (or pip install '
+           'matplotlib) adds it, and ascend-xent bench --replot <name>.json draws the plot of these results')
 DTYPES = ("fp32", "bf16", "fp16")
 MARKERS = "osD^vP*X<>h"
 LEGEND_IN = 4.4  # inches right of the panels for the legend
+DODGE = 0.06  # decades between cases of different families at the same N x C
 # contender: (key in ns_per_elem, label, colour, line style, line width)
 CONTENDERS = (("ours_alloc", "ours, allocating its output (on the simulator)", "tab:blue", "-", 2.2),
               ("ours", "ours, into a preallocated output", "lightskyblue", "-", 1.5),
@@ -39,6 +44,21 @@ def family(r) -> str:
 
 def _order(f):
     return (0, int(f.split()[2].rstrip(","))) if f.startswith("C = ") else (1, f)
+
+
+def _dodge(panel) -> dict:
+    """A factor on N x C per case, so that the cases of different families at the same
+    N x C (the options at 4096 x 32000, say) sit side by side instead of on top of each
+    other: steps of DODGE decades, centred on the true N x C."""
+    at = {}
+    for r in panel:
+        at.setdefault(r["n"] * r["c"], []).append(r)
+    shift = {}
+    for same in at.values():
+        same.sort(key=lambda r: _order(family(r)))
+        for i, r in enumerate(same):
+            shift[r["name"]] = 10 ** (DODGE * (i - (len(same) - 1) / 2))
+    return shift
 
 
 def _elements(x, _pos=None) -> str:
@@ -67,6 +87,10 @@ def _conditions(meta) -> str:
     return text
 
 
+def available() -> bool:
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def plot(results, path, meta=None):
     """Draws ``results`` (the benchmark's cases) into ``path``; returns it, or None.
     ``meta`` (the results' machine record) adds the host and its load to the title."""
@@ -78,7 +102,7 @@ def plot(results, path, meta=None):
         from matplotlib.lines import Line2D
         from matplotlib.ticker import FuncFormatter, LogLocator
     except ImportError:
-        print("matplotlib is not installed (pip install matplotlib): no plot", file=sys.stderr)
+        print(MISSING, file=sys.stderr)
         return None
     dtypes = [d for d in DTYPES if any(r["dtype"] == d for r in results)]
     if not dtypes:
@@ -88,13 +112,16 @@ def plot(results, path, meta=None):
     fig, axes = plt.subplots(1, len(dtypes), figsize=(6.4 * len(dtypes) + LEGEND_IN, 5.4), squeeze=False,
                              sharex=True, sharey=True)
     for ax, dt in zip(axes[0], dtypes):
+        panel = [r for r in results if r["dtype"] == dt]
+        shift = _dodge(panel)
         for f in families:
-            pts = sorted((r for r in results if r["dtype"] == dt and family(r) == f),
-                         key=lambda r: (r["n"] * r["c"], r["c"]))
+            pts = sorted((r for r in panel if family(r) == f), key=lambda r: (r["n"] * r["c"], r["c"]))
             for key, _label, colour, ls, lw in CONTENDERS:
-                xy = [(r["n"] * r["c"], r["ns_per_elem"][key]) for r in pts if r["ns_per_elem"].get(key)]
+                xy = [(r["n"] * r["c"] * shift[r["name"]], r["ns_per_elem"][key]) for r in pts
+                      if r["ns_per_elem"].get(key)]
                 if xy:
-                    ax.plot(*zip(*xy), ls=ls, lw=lw, marker=marker[f], ms=6, color=colour, alpha=0.9)
+                    ax.plot(*zip(*xy), ls=ls, lw=lw, marker=marker[f], ms=7, color=colour, alpha=0.9,
+                            markeredgecolor="white", markeredgewidth=0.6)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(LogLocator(base=10))

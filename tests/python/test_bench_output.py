@@ -1,9 +1,13 @@
-"""ascend-xent bench writes where the user says, by default into a new directory, and
-never over an existing file (such as the committed benchmarks/results/)."""
+"""ascend-xent bench writes where the user says, by default into a new directory under the
+user's cache directory (outside any source tree), and never over an existing file (such as
+the committed benchmarks/results/); what it prints explains itself."""
 
 import importlib.util
+import io
 import json
 import pathlib
+import re
+import shutil
 
 import pytest
 
@@ -19,12 +23,67 @@ def _script():
     return mod
 
 
-def test_default_is_a_new_directory_under_the_current_one(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_default_is_a_new_directory_under_the_users_cache(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # run from the checkout: nothing may land in it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     json_path, png_path = _script().output_paths(None, "quick", [".json", ".png"])
     out = pathlib.Path(json_path).parent
-    assert out.parent == tmp_path and out.name.startswith("ascend-xent-bench-") and out.is_dir()
-    assert pathlib.Path(png_path) == out / "quick.png"
+    assert out.parent == tmp_path / "cache" / "ascend-xent" / "bench" and re.fullmatch(r"\d{8}-\d{6}", out.name)
+    assert out.is_dir() and pathlib.Path(png_path) == out / "quick.png"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert pathlib.Path(_script().default_out_dir()).parent == tmp_path / "home" / ".cache" / "ascend-xent" / "bench"
+
+
+def test_help_says_where_results_go_and_how_many_cases_each_kind_runs(capsys):
+    script = _script()
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "~/.cache/ascend-xent/bench" in text and '.[bench]' in text
+    for kind, option in (("quick", "--quick"), ("headline", "--headline")):
+        n = len(script.build_cases(kind))
+        assert re.search(rf"{option}\s.*?\b{n} cases", text), (kind, n)
+    assert f"all {len(script.build_cases('full'))} cases" in text
+    assert len(script.build_cases("quick")) == 4 + 9  # the help's "4096 x 32000 ... and nine other"
+
+
+def test_progress_counts_one_kind_of_step_and_has_no_estimate_before_the_first(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    prog = _script().Progress(13, "cases")
+    prog.show("starting")
+    prog.step("fp32 4096x32000")
+    first, second = err.getvalue().splitlines()
+    assert "0/13 cases" in first and "eta    ?" in first and "nan" not in first
+    assert "1/13 cases" in second and re.search(r"eta +\d+s", second)
+
+
+def _result(script, name, **kw):
+    case = next(c for c in script.build_cases("full") if c["name"] == name)
+    times = {"ours_alloc": 0.01, "ours_fresh": 0.02, "torch_backward": 0.05, "torch_backward_thp": 0.03,
+             "ours": 0.009, "ours_gap": 0.01, "torch_backward_gap": 0.04, "exp": 0.005, "exp_alloc": 0.008,
+             "copy": 0.004}
+    r = dict(case, median_s=times, ratios={"torch/ours_alloc": 5.0, "torch_thp/ours_alloc": 3.0,
+                                           "torch/ours_fresh": 2.5, "torch/ours": 5.5, "torch_gap/ours_gap": 4.0,
+                                           "ours/exp": 1.8, "ours_alloc/exp_alloc": 1.25},
+             ours_gbps=20.0, copy_gbps=40.0, traffic_ratio=1.0001, traffic_ratio_incl_unavoidable=1.0)
+    r.update(kw)
+    return r
+
+
+def test_the_table_has_a_legend_for_every_column_and_grades_nothing():
+    script = _script()
+    out = io.StringIO()
+    script.print_table([_result(script, "fp32 4096x32000", rss={"extra_mib": 11.2}),
+                        _result(script, "bf16 4096x32000 w+ls0.1")], file=out)
+    text = out.getvalue()
+    header = text.splitlines()[0].split()
+    legend = {line[2:12].strip() for line in text.splitlines() if line.startswith("  ")}
+    headings = [h for h, *_ in script._COLUMNS]
+    assert " ".join(header) == "case " + " ".join(headings)
+    assert set(headings) <= legend, set(headings) - legend
+    assert not re.search(r"MISSED|\bok\b|>=|<=", text)
 
 
 def test_existing_files_are_never_overwritten():
@@ -65,6 +124,34 @@ def test_the_script_is_found_through_a_symlinked_package_directory(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(bench, "__file__", str(site / "ascend_xent" / "cli" / "bench.py"))
     assert bench._script() == str(checkout / "benchmarks" / "bench_xent.py")
+
+
+def test_replot_draws_beside_its_json(tmp_path):
+    pytest.importorskip("matplotlib")
+    results = tmp_path / "results"
+    results.mkdir()
+    shutil.copy(ROOT / "benchmarks/results/quick.json", results / "mine.json")
+    for _ in range(2):  # the second replaces the first one's plot
+        args = build_parser().parse_args(["bench", "--replot", str(results / "mine.json")])
+        assert args._run(args) == 0
+        assert sorted(p.name for p in results.iterdir()) == ["mine.json", "mine.png"]
+    assert (results / "mine.png").stat().st_size > 10_000
+
+
+def test_without_matplotlib_the_message_names_the_extra(tmp_path, monkeypatch, capsys):
+    import builtins
+
+    plot = _script()._sibling("bench_plot")
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *a, **kw):
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError(name)
+        return real_import(name, *a, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert plot.plot([], str(tmp_path / "x.png")) is None
+    assert '.[bench]' in capsys.readouterr().err
 
 
 def test_replot_draws_every_case_into_the_chosen_directory(tmp_path):

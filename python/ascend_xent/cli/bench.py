@@ -1,16 +1,17 @@
 """Time the kernel on the simulator against PyTorch's CPU backward and torch.exp.
 
-Cases: the LLM case N = 4096 rows x C = 32000 classes in fp32 and bf16, with and
-without label smoothing; class weights, z-loss and fp16 at that shape; a sweep of
-vocabularies (32000 to 151936) and row counts (1 to 16384); the vendor's test shapes
-257 x 131073 and 131073 x 257. --quick runs the LLM case and nine others. Each call
-is timed interleaved with the others, rep by rep. Prints a table and writes
-<name>.json (every figure, GM traffic from the simulator's counters, peak memory) and
-<name>.png (time per element against N x C) into --out-dir, by default a new
-directory under the current one; existing files are never overwritten.
+Cases: N = 4096 rows x C = 32000 classes in every dtype, with and without label
+smoothing, class weights and z-loss; a sweep of vocabularies (32000 to 151936) and row
+counts (1 to 16384); the vendor's test shapes 257 x 131073 and 131073 x 257. --quick
+runs a subset, --headline the cases of the like-for-like table of docs/performance.md.
+Each call is timed interleaved with the others, rep by rep. Prints a table with a
+legend of its columns and writes <name>.json (every figure, GM traffic from the
+simulator's counters, peak memory) and <name>.png (time per element against N x C)
+into --out-dir, by default a new directory under ~/.cache/ascend-xent/bench
+($XDG_CACHE_HOME/ascend-xent/bench); existing files are never overwritten.
 
+Needs torch, and matplotlib for the plot: pip install ".[bench]" in the source tree.
 Runs benchmarks/bench_xent.py of the source tree (it is not part of the wheel).
-Needs torch; matplotlib for the plot (pip install matplotlib).
 """
 
 from __future__ import annotations
