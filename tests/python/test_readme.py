@@ -7,16 +7,21 @@
 * cmake: names the package and target the install exports.
 * bash: each command is checked without reinstalling anything: venv and pip arguments
   against pyproject.toml, scripts exist and parse (bash -n), cmake targets exist, and
-  the ascend-xent commands run (the demo on a small case).
-* text: the demo's output shown there has the lines the demo prints today.
+  the ascend-xent commands run (the demo as written, the benchmark on one small case).
+* text: the demo's output shown there is what `ascend-xent demo` prints today: the same
+  lines, the same figures where they do not depend on the host (times and the host thread
+  count are checked by their form).
 """
 
+import functools
+import importlib.util
 import os
 import pathlib
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -118,10 +123,20 @@ def _check_ascend_xent(argv):
     from ascend_xent.cli import build_parser
 
     build_parser().parse_args(args)  # the subcommand and its options exist
-    if args[:1] == ["demo"]:
+    if args == ["demo"]:
+        assert "PASS" in _demo_output()
+    elif args[:1] == ["demo"]:
         assert "PASS" in _cli(*args, *SMALL_DEMO)
     elif args[:1] == ["info"]:
         _cli(*args)
+    elif args[:1] == ["bench"]:  # one small case of the same run
+        pytest.importorskip("torch")
+        with tempfile.TemporaryDirectory() as out:
+            text = _cli(*args, "--only", "fp32 1x32000", "--no-rss", "--out-dir", out)
+            assert "fp32 1x32000" in text and "Columns:" in text, text
+            written = sorted(os.listdir(out))
+            plotted = importlib.util.find_spec("matplotlib") is not None
+            assert written == (["quick.json", "quick.png"] if plotted else ["quick.json"]), written
     else:
         pytest.fail(f"no cheap way to run ascend-xent {' '.join(args)}: add one here")
 
@@ -169,12 +184,34 @@ def test_bash_command(argv):
     CHECKERS[program](argv)
 
 
-def _labels(output):
-    """The demo's line labels (the column after the two-space indent)."""
-    return [line[2:13].strip() for line in output.splitlines()[1:]]
+@functools.lru_cache(maxsize=None)
+def _demo_output():
+    """`ascend-xent demo` as the README runs it (the full default case, about 15 s), once."""
+    return _cli("demo")
+
+
+# What may differ from run to run or host to host, and the form it must have.
+_VARIABLE = re.compile(r"(\d+\.\d+ m?s\b|\d\.\d{3}e[-+]\d+|\d+ host threads?)")
+_FORMS = ((r"host", r"\d+ host threads?"), (r"e[-+]", r"\d\.\d{3}e[-+]\d+"), (r"m?s\b", r"\d+\.\d+ m?s\b"))
+
+
+def _line_pattern(line):
+    """The shown line as a regex: literal, except for its times, the host thread count and
+    the accuracy figures (which depend on the host's NumPy), each matched by its form."""
+    parts = _VARIABLE.split(line)
+    for i in range(1, len(parts), 2):
+        parts[i] = next(form for key, form in _FORMS if re.search(key, parts[i]))
+    for i in range(0, len(parts), 2):
+        parts[i] = re.escape(parts[i])
+    return "".join(parts)
 
 
 @pytest.mark.requires_sim
 def test_demo_output_shown_is_what_the_demo_prints():
     (shown,) = [code for code in _blocks("text") if re.match(r"ascend-xent \S+ demo:", code)]
-    assert _labels(shown) == _labels(_cli("demo", *SMALL_DEMO))
+    shown, printed = shown.splitlines(), _demo_output().splitlines()
+    assert [line[:13] for line in shown] == [line[:13] for line in printed]  # the same lines, in order
+    for want, got in zip(shown, printed):
+        assert re.fullmatch(_line_pattern(want), got), f"README shows\n  {want}\nthe demo prints\n  {got}"
+    stable = [line for line in shown if not _VARIABLE.search(line)]
+    assert len(stable) >= 8  # header, SoC, tiling, blockDim, prologue, UB peak, GM traffic, vector: exact
