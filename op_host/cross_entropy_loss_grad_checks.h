@@ -8,27 +8,13 @@
 
 #include "aclnn/acl_meta.h"
 #include "cross_entropy_loss_grad_tiling.h"
+#include "tensor_checks.h"
 
 namespace xent {
-
-// A validated, contiguous tensor.
-struct TensorArg {
-    bool present = false;
-    aclDataType dtype = ACL_DT_UNDEFINED;
-    std::vector<int64_t> dims;
-    void* data = nullptr;   // first element (storage base + view offset)
-    uint64_t bytes = 0;     // numel * element size
-    uint64_t allocation = 0;  // the device allocation holding the bytes at phase 1 (0: none known)
-};
 
 struct CheckedArgs {
     TensorArg gradLoss, logProb, target, weight, gradZloss, lseForZloss, out;
     TilingProblem problem;
-};
-
-struct CheckResult {
-    aclnnStatus status = 0;  // ACLNN_SUCCESS or an ACLNN_ERR_PARAM_* code
-    std::string message;     // "" on success
 };
 
 // The classes of a vocabulary shard (the extended API): logProb's columns are classes

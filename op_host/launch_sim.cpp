@@ -1,7 +1,8 @@
-// launch_cross_entropy_loss_grad over the simulator: synchronous; caller
-// memory that is not aclrtMalloc'd (e.g. the Python caller's buffers) is
-// registered as simulator GM for the launch's duration.
+// launch_cross_entropy_loss_grad and launch_cross_entropy_loss over the simulator:
+// synchronous; caller memory that is not aclrtMalloc'd (e.g. the Python caller's
+// buffers) is registered as simulator GM for the launch's duration.
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -9,11 +10,14 @@
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "ascend_sim/sim.h"
 #include "cross_entropy_loss_grad_launch.h"
+#include "cross_entropy_loss_launch.h"
 #include "platform_info_sim.h"
 
 extern "C" void cross_entropy_loss_grad(uint8_t* gradLoss, uint8_t* logProb, uint8_t* target, uint8_t* weight,
                                         uint8_t* gradZloss, uint8_t* lseForZloss, uint8_t* xGrad, uint8_t* workspace,
                                         uint8_t* tiling);
+extern "C" void cross_entropy_loss(uint8_t* input, uint8_t* target, uint8_t* weight, uint8_t* loss, uint8_t* logProb,
+                                   uint8_t* zloss, uint8_t* lseForZloss, uint8_t* workspace, uint8_t* tiling);
 
 namespace xent {
 namespace {
@@ -23,16 +27,18 @@ namespace {
 // GmRegion for the launch's duration. Launches on several host threads may
 // share buffers (the same weight, say): the simulator accepts overlapping and
 // repeated registrations of caller memory, so they never wait for each other.
+struct NamedBuffer {
+    GmBuffer buffer;
+    const char* name;
+};
+
 class CallerMemory {
 public:
-    explicit CallerMemory(const LaunchArgs& a) {
-        const GmBuffer buffers[] = {a.gradLoss, a.logProb, a.target, a.weight, a.gradZloss, a.lseForZloss, a.xGrad,
-                                    GmBuffer{a.workspace, a.workspaceBytes}};
-        const char* names[] = {"gradLoss", "logProb", "target", "weight", "gradZloss", "lseForZloss", "out", "workspace"};
-        for (size_t i = 0; i < sizeof(buffers) / sizeof(buffers[0]); ++i) {
-            const GmBuffer& b = buffers[i];
+    explicit CallerMemory(std::initializer_list<NamedBuffer> buffers) {
+        for (const NamedBuffer& nb : buffers) {
+            const GmBuffer& b = nb.buffer;
             if (!b.data || b.bytes == 0 || acl_compat::IsDeviceMemory(b.data, b.bytes)) continue;
-            regions_.push_back(std::make_unique<ascend_sim::GmRegion>(b.data, b.bytes, names[i]));
+            regions_.push_back(std::make_unique<ascend_sim::GmRegion>(b.data, b.bytes, nb.name));
         }
     }
     CallerMemory(const CallerMemory&) = delete;
@@ -50,26 +56,62 @@ uint8_t* Gm(const GmBuffer& b) { return static_cast<uint8_t*>(b.data); }
 // us on two; the two break even around 130k elements, 8 x 32000 is faster on two).
 constexpr int64_t kOneHostThreadElements = int64_t(1) << 17;
 
-}  // namespace
-
-LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream) {
+// The tiling at the start of the user workspace, then the kernel's blocks; a
+// simulator report (or any exception) becomes ACLNN_ERR_RUNTIME_ERROR.
+template <class Tiling, class Body>
+LaunchOutcome Run(const char* kernel, std::initializer_list<NamedBuffer> buffers, const Tiling& tiling,
+                  int64_t elements, void* workspace, uint64_t libApiWorkspaceBytes, uint32_t blockDim,
+                  const TilingPlatform& platform, const Body& body) {
     LaunchOutcome out;
     try {
-        const CallerMemory lease(a);
-        const ascend_sim::ScopedHostThreadCap cap(a.tiling.n * a.tiling.c <= kOneHostThreadElements ? 1 : 0);
-        uint8_t* ws = static_cast<uint8_t*>(a.workspace);
-        std::memcpy(ws + a.libApiWorkspaceBytes, &a.tiling, sizeof(a.tiling));
-        uint8_t* tiling = ws + a.libApiWorkspaceBytes;
-        ascend_sim::run_kernel("cross_entropy_loss_grad", a.blockDim, ProfileOf(a.platform), [&] {
-            cross_entropy_loss_grad(Gm(a.gradLoss), Gm(a.logProb), Gm(a.target), Gm(a.weight), Gm(a.gradZloss),
-                                    Gm(a.lseForZloss), Gm(a.xGrad), ws, tiling);
-        });
+        const CallerMemory lease(buffers);
+        const ascend_sim::ScopedHostThreadCap cap(elements <= kOneHostThreadElements ? 1 : 0);
+        uint8_t* ws = static_cast<uint8_t*>(workspace);
+        std::memcpy(ws + libApiWorkspaceBytes, &tiling, sizeof(tiling));
+        uint8_t* tilingGm = ws + libApiWorkspaceBytes;
+        ascend_sim::run_kernel(kernel, blockDim, ProfileOf(platform), [&] { body(ws, tilingGm); });
         out.completed = true;
     } catch (const std::exception& e) {
         out.status = ACLNN_ERR_RUNTIME_ERROR;
         out.message = std::string("kernel launch failed: ") + e.what();
     }
     return out;
+}
+
+}  // namespace
+
+LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream) {
+    return Run("cross_entropy_loss_grad",
+               {{a.gradLoss, "gradLoss"},
+                {a.logProb, "logProb"},
+                {a.target, "target"},
+                {a.weight, "weight"},
+                {a.gradZloss, "gradZloss"},
+                {a.lseForZloss, "lseForZloss"},
+                {a.xGrad, "out"},
+                {GmBuffer{a.workspace, a.workspaceBytes}, "workspace"}},
+               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.blockDim, a.platform,
+               [&](uint8_t* ws, uint8_t* tiling) {
+                   cross_entropy_loss_grad(Gm(a.gradLoss), Gm(a.logProb), Gm(a.target), Gm(a.weight),
+                                           Gm(a.gradZloss), Gm(a.lseForZloss), Gm(a.xGrad), ws, tiling);
+               });
+}
+
+LaunchOutcome launch_cross_entropy_loss(const ForwardLaunchArgs& a, aclrtStream) {
+    return Run("cross_entropy_loss",
+               {{a.input, "input"},
+                {a.target, "target"},
+                {a.weight, "weight"},
+                {a.loss, "loss"},
+                {a.logProb, "logProb"},
+                {a.zloss, "zloss"},
+                {a.lseForZloss, "lseForZloss"},
+                {GmBuffer{a.workspace, a.workspaceBytes}, "workspace"}},
+               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.blockDim, a.platform,
+               [&](uint8_t* ws, uint8_t* tiling) {
+                   cross_entropy_loss(Gm(a.input), Gm(a.target), Gm(a.weight), Gm(a.loss), Gm(a.logProb),
+                                      Gm(a.zloss), Gm(a.lseForZloss), ws, tiling);
+               });
 }
 
 }  // namespace xent

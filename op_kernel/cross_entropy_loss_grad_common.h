@@ -43,14 +43,19 @@ struct BadRowTracker {
 };
 
 // Whether a row contributes; out-of-range targets are noted and treated as ignored.
-__aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_t row, int64_t target,
+__aicore__ inline bool RowIsLive(int64_t ignoreIndex, int64_t classes, int64_t row, int64_t target,
                                  BadRowTracker& bad) {
-    if (target == t.ignoreIndex) return false;
-    if (target < 0 || target >= t.classTotal) {
+    if (target == ignoreIndex) return false;
+    if (target < 0 || target >= classes) {
         bad.Note(row, target);
         return false;
     }
     return true;
+}
+
+__aicore__ inline bool RowIsLive(const CrossEntropyLossGradTilingData& t, int64_t row, int64_t target,
+                                 BadRowTracker& bad) {
+    return RowIsLive(t.ignoreIndex, t.classTotal, row, target, bad);
 }
 
 // weight[target]: from the UB copy when the whole weight is resident (a scalar UB

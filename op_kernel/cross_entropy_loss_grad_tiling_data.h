@@ -116,6 +116,4 @@ struct CrossEntropyLossGradTilingData {
 
 static_assert(sizeof(CrossEntropyLossGradTilingData) % 8 == 0, "read as int64 words");
 
-constexpr int64_t kTilingWords = sizeof(CrossEntropyLossGradTilingData) / 8;
-
 }  // namespace xent

@@ -1,9 +1,10 @@
 # The CANN build of ascend_xent (included by op_host/CMakeLists.txt when
 # cmake/cann.cmake found CANN and loaded its ascendc.cmake).
 #
-#   ascend_xent_kernel  op_kernel/cross_entropy_loss_grad.cpp compiled by CANN's
-#                       Ascend C toolchain for SOC_VERSION (ascendc_library); it
-#                       generates include/ascend_xent_kernel/aclrtlaunch_cross_entropy_loss_grad.h
+#   ascend_xent_kernel  op_kernel/cross_entropy_loss_grad.cpp and cross_entropy_loss.cpp
+#                       compiled by CANN's Ascend C toolchain for SOC_VERSION
+#                       (ascendc_library, one kernel per source); it generates
+#                       include/ascend_xent_kernel/aclrtlaunch_<kernel>.h for each
 #   ascend_xent         SHARED: the same op_host sources as the simulator build, with
 #   ascend_xent_static  STATIC  launch_cann.cpp, platform_info_cann.cpp and device_memory_cann.cpp
 #                               in place of their _sim.cpp counterparts
@@ -14,7 +15,8 @@
 # HAVE_WORKSPACE + HAVE_TILING: the generated launcher treats the second-to-last
 # kernel argument (workspace) as the system workspace, so GetUserWorkspace() in the
 # kernel points past it, exactly as the simulator's does.
-ascendc_library(ascend_xent_kernel STATIC ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad.cpp)
+ascendc_library(ascend_xent_kernel STATIC ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad.cpp
+                ${XENT_ROOT}/op_kernel/cross_entropy_loss.cpp)
 # ASCEND_XENT_BATCH_SCHEDULE: the kernel carries __schedmode__(1) (asc-devkit 9.1.0 on).
 option(ASCEND_XENT_BATCH_SCHEDULE "Launch the kernel in batch schedule mode (__schedmode__(1), CANN >= 9.1)" ON)
 if(ASCEND_XENT_BATCH_SCHEDULE)
@@ -29,7 +31,7 @@ ascendc_include_directories(ascend_xent_kernel PRIVATE ${XENT_ROOT}/op_kernel)
 
 # ---- the host side ----
 set(_xent_cann_libs
-  ascend_xent_kernel  # the launcher aclrtlaunch_cross_entropy_loss_grad and the device binary
+  ascend_xent_kernel  # the launchers aclrtlaunch_cross_entropy_loss(_grad) and the device binary
   nnopbase            # aclCreateTensor and the aclGet* tensor accessors
   ascendcl            # acl runtime: aclrtMemcpyAsync, aclrtMemcpy
   runtime

@@ -8,6 +8,13 @@ set(XENT_HOST_SOURCES
   cross_entropy_loss_grad_checks.cpp
   aclnn_cross_entropy_loss_grad.cpp
   aclnn_cross_entropy_loss_grad_shard.cpp
+  cross_entropy_loss_tiling.cpp
+  cross_entropy_loss_checks.cpp
+  aclnn_cross_entropy_loss.cpp
+  tensor_checks.cpp
+  executor_registry.cpp
+  bad_target_slots.cpp
+  launch_info_record.cpp
   error_report.cpp)
 
 # ascend_xent_objects: XENT_HOST_SOURCES plus the build's SOURCES (its launch and

@@ -1,0 +1,120 @@
+#include "cross_entropy_loss_tiling.h"
+
+namespace xent {
+namespace {
+
+int64_t Align(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+// ReduceMax's tmp for `cols` fp32 values without the index (ReduceMax.md):
+// roundup(2 * max(1, cols / 64), 8) floats; ReduceSum's count form takes the same buffer.
+int64_t ReduceTmpBytes(int64_t cols) {
+    const int64_t repeats = cols / 64 > 1 ? cols / 64 : 1;
+    return Align(Align(2 * repeats, 8) * 4, 32);
+}
+
+// UB bytes of every buffer but the tile-sized ones.
+int64_t FixedBytes(const CrossEntropyLossTilingData& t) {
+    return kFwdRowBufBytes + t.sumBufBytes;
+}
+
+}  // namespace
+
+uint64_t ForwardUbBytesUsed(const CrossEntropyLossTilingData& t) {
+    return uint64_t(t.xBufBytes + t.workBufBytes + t.expBufBytes + t.weightBufBytes + t.reduceTmpBytes +
+                    t.rowBufBytes + t.sumBufBytes);
+}
+
+ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPlatform& platform) {
+    ForwardTilingResult r;
+    CrossEntropyLossTilingData& t = r.data;
+    if (p.n < 0 || p.c < 1) {
+        r.error = "N must be >= 0 and C >= 1";
+        return r;
+    }
+    const int64_t elem = DtypeBytes(p.dtype);
+    const bool fp32 = p.dtype == XENT_FP32;
+    t.n = p.n;
+    t.c = p.c;
+    t.dtype = p.dtype;
+    t.targetBytes = p.targetBytes;
+    t.reduction = p.reduction;
+    t.ignoreIndex = p.ignoreIndex;
+    t.hasWeight = p.hasWeight ? 1 : 0;
+    t.smoothing = p.labelSmoothing > 0.0 ? 1 : 0;
+    t.hasZloss = p.zlossScale != 0.0 ? 1 : 0;
+    t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
+    t.lsOverC = static_cast<float>(p.labelSmoothing / double(p.c));
+    t.zlossScale = static_cast<float>(p.zlossScale);
+    t.rowBufBytes = kFwdRowBufBytes;
+    t.sumBufBytes = p.reduction == XENT_NONE ? 0 : kFwdRowArrays * kFwdSumChunk * 4;
+
+    // Rows split over the cores in contiguous ranges; every launched core gets a row.
+    const int64_t cores = platform.vectorCores;
+    t.blockDim = p.n == 0 ? 1 : (p.n < cores ? p.n : cores);
+    t.rowsPerCore = p.n / t.blockDim;
+    t.rowRemainder = p.n % t.blockDim;
+
+    const int64_t ub = static_cast<int64_t>(platform.ubBytes);
+    const int64_t perBlock = 32 / elem;
+    // Whole rows: one row's tile (T and, for 16-bit, fp32), its exp row, the resident
+    // weight and the reduce tmp; as many rows per tile as fit (at most a group).
+    const int64_t pitch = Align(p.c, perBlock);
+    const int64_t rowTileBytes = Align(pitch * elem, 32) + (fp32 ? 0 : pitch * 4);
+    const int64_t weightBytes = p.hasWeight ? Align(p.c * 4, 32) : 0;
+    const int64_t wholeFixed = FixedBytes(t) + pitch * 4 + weightBytes + ReduceTmpBytes(p.c);
+    if (wholeFixed + rowTileBytes <= ub) {
+        int64_t rows = (ub - wholeFixed) / rowTileBytes;
+        if (rows > kFwdGroupRows) rows = kFwdGroupRows;
+        t.wholeRows = 1;
+        t.tileRows = rows;
+        t.tileCols = p.c;
+        t.weightResident = p.hasWeight ? 1 : 0;
+        t.xBufBytes = Align(rows * pitch * elem, 32);
+        t.workBufBytes = fp32 ? 0 : rows * pitch * 4;
+        t.expBufBytes = pitch * 4;
+        t.weightBufBytes = weightBytes;
+        t.reduceTmpBytes = ReduceTmpBytes(p.c);
+    } else {
+        // Column tiles of a multiple of 64 columns (256 B of fp32): the weight stays
+        // resident when it takes at most a third of UB, else weighted smoothing loads
+        // its columns per tile.
+        t.wholeRows = 0;
+        t.tileRows = 1;
+        t.weightResident = p.hasWeight && weightBytes <= ub / 3 ? 1 : 0;
+        const bool weightTiles = p.hasWeight && !t.weightResident && p.labelSmoothing > 0.0;
+        const int64_t perCol = elem + (fp32 ? 0 : 4) + 4 + (weightTiles ? 4 : 0) + 1;  // + the tmp's share
+        const int64_t room = ub - FixedBytes(t) - (t.weightResident ? weightBytes : 0) - 64;
+        int64_t cols = room / perCol / 64 * 64;
+        if (cols < 64) {
+            r.error = "the unified buffer of " + std::to_string(platform.ubBytes) + " bytes is too small";
+            return r;
+        }
+        if (cols > p.c) cols = Align(p.c, 64);
+        t.tileCols = cols;
+        t.xBufBytes = Align(cols * elem, 32);
+        t.workBufBytes = fp32 ? 0 : cols * 4;
+        t.expBufBytes = cols * 4;
+        t.weightBufBytes = t.weightResident ? weightBytes : (weightTiles ? cols * 4 : 0);
+        t.reduceTmpBytes = ReduceTmpBytes(cols);
+    }
+    r.ubBytesUsed = ForwardUbBytesUsed(t);
+    if (r.ubBytesUsed > platform.ubBytes) {
+        r.error = "UB plan of " + std::to_string(r.ubBytesUsed) + " bytes exceeds the " +
+                  std::to_string(platform.ubBytes) + " bytes available";
+        return r;
+    }
+
+    // Workspace: the tiling, the bad-target slots, the per-row arrays (mean/sum).
+    t.tilingBytes = Align(int64_t(sizeof(CrossEntropyLossTilingData)), 32);
+    t.badSlotOffset = t.tilingBytes;
+    t.rowArraysOffset = t.badSlotOffset + t.blockDim * kSlotBytes;
+    t.rowArrayStride = p.reduction == XENT_NONE ? 0 : Align(p.n, 8);
+    t.userWorkspaceBytes = t.rowArraysOffset + kFwdRowArrays * t.rowArrayStride * 4;
+    r.blockDim = static_cast<uint32_t>(t.blockDim);
+    // No rows under mean/sum still launches: core 0 writes the reduction of nothing.
+    r.workspaceBytes = Launches(t) ? uint64_t(t.userWorkspaceBytes) + platform.libApiWorkspaceBytes : 0;
+    r.ok = true;
+    return r;
+}
+
+}  // namespace xent

@@ -1,0 +1,428 @@
+// CrossEntropyLoss (the forward) on one vector core, over a contiguous range of rows:
+//   lse_i = max_i + ln sum_j exp(x_ij - max_i),  logProb_ij = (x_ij - max_i) - ln sum_i
+//   loss_i = (1 - ls) w[t_i] (-logProb_i,t_i) + ls / C * sum_j w_j (-logProb_ij) + z_i
+//   z_i = lseSquareScaleForZloss * lse_i^2      (ignored rows: loss_i = z_i = 0)
+// all in fp32 whatever T is. Rows are taken in groups of up to kFwdGroupRows:
+//   whole rows (a row fits in UB): the group is one tile, read once; per row
+//     ReduceMax, Adds(-max), Exp, ReduceSum; one Ln for the group; per row
+//     Adds(-ln sum), the smoothing's ReduceSum (of w * logProb with a weight); the
+//     target column by a scalar read; Cast back (CAST_RINT) and out.
+//   column tiles (a row does not fit): each row is read twice, tile by tile: first the
+//     max and the sum online (the sum rescaled by exp(old max - new max) when the max
+//     grows), then logProb and the smoothing sum.
+// Per-row results go out per group: loss, zloss (reduction none) or the per-row terms
+// to the workspace (mean/sum), and lseForZloss. Under mean/sum every core then meets at
+// SyncAll and core 0 adds the per-row terms chunk by chunk in row order (kFwdSumChunk
+// rows per ReduceSum): the same bits on every core count.
+// Pipes are serialised by flag pairs around every hand-over (no double buffering).
+#pragma once
+#include "kernel_operator.h"
+
+#include "cross_entropy_loss_grad_common.h"
+#include "cross_entropy_loss_tiling_data.h"
+
+namespace xent {
+
+struct ForwardArgs {  // one declaration each: GM_ADDR is a macro ending in '*'
+    GM_ADDR input;
+    GM_ADDR target;
+    GM_ADDR weight;
+    GM_ADDR loss;
+    GM_ADDR logProb;
+    GM_ADDR zloss;
+    GM_ADDR lseForZloss;
+    GM_ADDR userWorkspace;
+};
+
+template <class T, class TTarget>
+class CrossEntropyLossKernel {
+public:
+    __aicore__ inline CrossEntropyLossKernel(const CrossEntropyLossTilingData& t) : t_(t) {}
+
+    __aicore__ inline void Init(const ForwardArgs& a) {
+        core_ = AscendC::GetBlockIdx();
+        const uint64_t n = static_cast<uint64_t>(t_.n), c = static_cast<uint64_t>(t_.c);
+        const uint64_t lossElems = t_.reduction == XENT_NONE ? n : 1;
+        inputGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.input), n * c);
+        logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
+        targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
+        if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), c);
+        lossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.loss), lossElems);
+        zlossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.zloss), lossElems);
+        lseGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.lseForZloss), n);
+        badSlotGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(a.userWorkspace + t_.badSlotOffset),
+                                   static_cast<uint64_t>(t_.blockDim) * (kSlotBytes / 8));
+        if (t_.reduction != XENT_NONE)
+            rowArraysGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.userWorkspace + t_.rowArraysOffset),
+                                         static_cast<uint64_t>(kFwdRowArrays * t_.rowArrayStride));
+
+        pipe_.InitBuffer(xBuf_, static_cast<uint32_t>(t_.xBufBytes));
+        if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
+        pipe_.InitBuffer(expBuf_, static_cast<uint32_t>(t_.expBufBytes));
+        if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
+        pipe_.InitBuffer(tmpBuf_, static_cast<uint32_t>(t_.reduceTmpBytes));
+        pipe_.InitBuffer(rowBuf_, static_cast<uint32_t>(t_.rowBufBytes));
+        if (t_.sumBufBytes > 0) pipe_.InitBuffer(sumBuf_, static_cast<uint32_t>(t_.sumBufBytes));
+        if (t_.weightResident) {
+            AscendC::DataCopyPad(weightBuf_.Get<float>(), weightGm_,
+                                 AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.c * 4), 0, 0, 0),
+                                 AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+            WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
+            WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        }
+    }
+
+    __aicore__ inline void Process() {
+        const bool extra = core_ < t_.rowRemainder;
+        const int64_t row0 = core_ * t_.rowsPerCore + (extra ? core_ : t_.rowRemainder);
+        const int64_t rowEnd = row0 + t_.rowsPerCore + (extra ? 1 : 0);
+        const int64_t group = t_.wholeRows ? t_.tileRows : kFwdGroupRows;
+        for (int64_t r0 = row0; r0 < rowEnd; r0 += group) {
+            const int64_t rows = rowEnd - r0 < group ? rowEnd - r0 : group;
+            // The previous group's scalars have left UB (DMA) and been cast (V).
+            WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            if (t_.wholeRows) {
+                WholeRows(r0, rows);
+            } else {
+                for (int64_t r = 0; r < rows; ++r) SplitRow(r0, r);
+            }
+            WriteGroup(r0, rows);
+        }
+        ReportBadTargets();
+        if (t_.reduction != XENT_NONE) {
+            AscendC::PipeBarrier<PIPE_ALL>();  // the per-row terms are in GM before core 0 reads them
+            AscendC::SyncAll();
+            if (core_ == 0) Reduce();
+        }
+    }
+
+private:
+    static constexpr bool kFp32 = SameType<T, float>::value;
+    static constexpr int64_t kPerBlock = 32 / static_cast<int64_t>(sizeof(T));
+
+    __aicore__ inline static int64_t Pitch(int64_t cols) { return (cols + kPerBlock - 1) / kPerBlock * kPerBlock; }
+
+    __aicore__ inline static float NegInf() {
+        union {
+            uint32_t u;
+            float f;
+        } v{0xff800000u};
+        return v.f;
+    }
+
+    // Element (row r, column j) of a tile: fp32 values (the tile itself for fp32).
+    __aicore__ inline AscendC::LocalTensor<float> Work() {
+        if constexpr (kFp32) {
+            return xBuf_.Get<float>();
+        } else {
+            return workBuf_.Get<float>();
+        }
+    }
+
+    __aicore__ inline AscendC::LocalTensor<float> Slot(int64_t base, int64_t r) {
+        return rowBuf_.GetWithOffset<float>(8, static_cast<uint32_t>(base + r * 32));
+    }
+    __aicore__ inline AscendC::LocalTensor<float> Vec(int64_t which) {
+        return rowBuf_.GetWithOffset<float>(kFwdGroupRows, static_cast<uint32_t>(kFwdVecOff + which * kFwdGroupRows * 4));
+    }
+    __aicore__ inline AscendC::LocalTensor<T> OutVec(int64_t which) {
+        return rowBuf_.GetWithOffset<T>(kFwdGroupRows, static_cast<uint32_t>(kFwdOutOff + which * kFwdGroupRows * 4));
+    }
+
+    // rows x cols of input from (row0, col0) into the tile (rows at the 32-byte pitch), as fp32.
+    __aicore__ inline void LoadTile(int64_t row0, int64_t col0, int64_t rows, int64_t cols) {
+        WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);    // the last tile's vector reads
+        WaitPipe<AscendC::HardEvent::MTE3_MTE2>(pipe_); // the last tile's copy out
+        AscendC::LocalTensor<T> x = xBuf_.Get<T>();
+        AscendC::DataCopyPad(x, inputGm_[static_cast<uint64_t>(row0) * t_.c + col0],
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)),
+                                                        static_cast<uint32_t>((t_.c - cols) * sizeof(T)), 0, 0),
+                             AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
+        WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        if constexpr (!kFp32) {
+            AscendC::Cast(Work(), x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(rows * Pitch(cols)));
+            AscendC::PipeBarrier<PIPE_V>();
+        }
+    }
+
+    // The tile's fp32 log_prob back to T and out to logProb at (row0, col0).
+    __aicore__ inline void StoreTile(int64_t row0, int64_t col0, int64_t rows, int64_t cols) {
+        AscendC::LocalTensor<T> x = xBuf_.Get<T>();
+        if constexpr (!kFp32) {
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Cast(x, Work(), AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(rows * Pitch(cols)));
+        }
+        WaitPipe<AscendC::HardEvent::V_MTE3>(pipe_);
+        AscendC::DataCopyPad(logProbGm_[static_cast<uint64_t>(row0) * t_.c + col0], x,
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)),
+                                                        0, static_cast<uint32_t>((t_.c - cols) * sizeof(T)), 0));
+    }
+
+    // ReduceMax / ReduceSum of cols fp32 values into a slot (tmp shared: one at a time).
+    __aicore__ inline void MaxInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                   int64_t cols) {
+        AscendC::ReduceMax(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+    __aicore__ inline void SumInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                   int64_t cols) {
+        AscendC::ReduceSum(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+
+    // v -= m; exp(v) summed into the slot (v then holds x - m).
+    __aicore__ inline void ShiftAndSumExp(const AscendC::LocalTensor<float>& v, float m, int64_t cols,
+                                          const AscendC::LocalTensor<float>& slot) {
+        AscendC::LocalTensor<float> e = expBuf_.Get<float>();
+        AscendC::Adds(v, v, -m, static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Exp(e, v, static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+        SumInto(slot, e, cols);
+    }
+
+    // v -= lnSum (v: x - max -> log_prob); the smoothing sum sum_j w_j log_prob_j into the slot.
+    __aicore__ inline void FinishLogProb(const AscendC::LocalTensor<float>& v, float lnSum, int64_t col0, int64_t cols,
+                                         const AscendC::LocalTensor<float>& slot) {
+        AscendC::Adds(v, v, -lnSum, static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+        if (!t_.smoothing) return;
+        if (t_.hasWeight) {
+            AscendC::LocalTensor<float> e = expBuf_.Get<float>();
+            AscendC::Mul(e, v, WeightColumns(col0, cols), static_cast<int32_t>(cols));
+            AscendC::PipeBarrier<PIPE_V>();
+            SumInto(slot, e, cols);
+        } else {
+            SumInto(slot, v, cols);
+        }
+    }
+
+    // weight[col0, col0 + cols) in UB: a view of the resident weight, or loaded.
+    __aicore__ inline AscendC::LocalTensor<float> WeightColumns(int64_t col0, int64_t cols) {
+        AscendC::LocalTensor<float> w = weightBuf_.Get<float>();
+        if (t_.weightResident) return w[col0];
+        WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);  // the last Mul's read of the previous columns
+        AscendC::DataCopyPad(w, weightGm_[col0], AscendC::DataCopyExtParams(1, static_cast<uint32_t>(cols * 4), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        return w;
+    }
+
+    // exp(v) or ln(v) of one scalar, through the vector unit.
+    __aicore__ inline float ScalarExp(float v) { return ScalarUnary(v, true); }
+    __aicore__ inline float ScalarUnary(float v, bool exp) {
+        AscendC::LocalTensor<float> s = rowBuf_.GetWithOffset<float>(8, static_cast<uint32_t>(kFwdScalarOff));
+        s.SetValue(0, v);
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        if (exp) {
+            AscendC::Exp(s, s, 1);
+        } else {
+            AscendC::Ln(s, s, 1);
+        }
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        return s.GetValue(0);
+    }
+
+    // A group of whole rows: one tile, read once.
+    __aicore__ inline void WholeRows(int64_t row0, int64_t rows) {
+        const int64_t c = t_.c, pitch = Pitch(c);
+        LoadTile(row0, 0, rows, c);
+        AscendC::LocalTensor<float> w = Work();
+        for (int64_t r = 0; r < rows; ++r) MaxInto(Slot(kFwdSlotMax, r), w[r * pitch], c);
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        for (int64_t r = 0; r < rows; ++r) max_[r] = Slot(kFwdSlotMax, r).GetValue(0);
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        for (int64_t r = 0; r < rows; ++r) ShiftAndSumExp(w[r * pitch], max_[r], c, Slot(kFwdSlotSum, r));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        AscendC::LocalTensor<float> lnSum = Vec(FWD_LN_SUM);
+        for (int64_t r = 0; r < rows; ++r) lnSum.SetValue(static_cast<uint32_t>(r), Slot(kFwdSlotSum, r).GetValue(0));
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        AscendC::Ln(lnSum, lnSum, static_cast<int32_t>(rows));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        for (int64_t r = 0; r < rows; ++r) lnSum_[r] = lnSum.GetValue(static_cast<uint32_t>(r));
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        for (int64_t r = 0; r < rows; ++r) FinishLogProb(w[r * pitch], lnSum_[r], 0, c, Slot(kFwdSlotSmooth, r));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        for (int64_t r = 0; r < rows; ++r) {
+            const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row0 + r)));
+            const bool live = RowIsLive(t_.ignoreIndex, c, row0 + r, target, bad_);
+            const float lpTarget = live ? w.GetValue(static_cast<uint32_t>(r * pitch + target)) : 0.0f;
+            const float smooth = t_.smoothing ? Slot(kFwdSlotSmooth, r).GetValue(0) : 0.0f;
+            SetRow(r, live, target, lpTarget, smooth, max_[r] + lnSum_[r]);
+        }
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        StoreTile(row0, 0, rows, c);
+    }
+
+    // One row in column tiles: max and sum online, then log_prob tile by tile.
+    __aicore__ inline void SplitRow(int64_t row0, int64_t r) {
+        const int64_t row = row0 + r;
+        AscendC::LocalTensor<float> w = Work();
+        float m = NegInf(), sum = 0.0f;
+        for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
+            const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
+            LoadTile(row, col0, 1, cols);
+            MaxInto(Slot(kFwdSlotMax, 0), w, cols);
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            const float tileMax = Slot(kFwdSlotMax, 0).GetValue(0);
+            const float newMax = tileMax > m ? tileMax : m;
+            if (newMax == NegInf()) continue;  // every value so far is -inf: nothing to add
+            if (m != NegInf() && newMax > m) sum = sum * ScalarExp(m - newMax);
+            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            ShiftAndSumExp(w, newMax, cols, Slot(kFwdSlotSum, 0));
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            sum = sum + Slot(kFwdSlotSum, 0).GetValue(0);
+            m = newMax;
+        }
+        // A row of -inf only: NaN throughout, as the whole-row path's -inf - -inf gives.
+        if (m == NegInf()) sum = m - m;
+        const float lnSum = ScalarUnary(sum, false);
+        const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row)));
+        const bool live = RowIsLive(t_.ignoreIndex, t_.c, row, target, bad_);
+        float smooth = 0.0f, lpTarget = 0.0f;
+        for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
+            const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
+            LoadTile(row, col0, 1, cols);
+            AscendC::Adds(w, w, -m, static_cast<int32_t>(cols));
+            AscendC::PipeBarrier<PIPE_V>();
+            FinishLogProb(w, lnSum, col0, cols, Slot(kFwdSlotSmooth, 0));
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            if (t_.smoothing) smooth = smooth + Slot(kFwdSlotSmooth, 0).GetValue(0);
+            if (live && target >= col0 && target < col0 + cols)
+                lpTarget = w.GetValue(static_cast<uint32_t>(target - col0));
+            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            StoreTile(row, col0, 1, cols);
+        }
+        SetRow(r, live, target, lpTarget, smooth, m + lnSum);
+    }
+
+    // Row r's results into the group's vectors (scalar stores; the caller syncs S_V/S_MTE3).
+    __aicore__ inline void SetRow(int64_t r, bool live, int64_t target, float lpTarget, float smooth, float lse) {
+        const uint32_t ur = static_cast<uint32_t>(r);
+        float loss = 0.0f, z = 0.0f, wt = 0.0f;
+        if (live) {
+            wt = t_.hasWeight ? TargetWeight(target) : 1.0f;
+            loss = -wt * lpTarget;
+            if (t_.smoothing) loss = t_.oneMinusLs * loss + t_.lsOverC * -smooth;
+            if (t_.hasZloss) z = t_.zlossScale * lse * lse;
+        }
+        Vec(FWD_LOSS).SetValue(ur, t_.reduction == XENT_NONE ? loss + z : loss);
+        Vec(FWD_ZLOSS).SetValue(ur, z);
+        Vec(FWD_LSE).SetValue(ur, lse);
+        Vec(FWD_WEIGHT).SetValue(ur, wt);
+        Vec(FWD_COUNTED).SetValue(ur, live ? 1.0f : 0.0f);
+    }
+
+    __aicore__ inline float TargetWeight(int64_t target) {
+        if (t_.weightResident) return weightBuf_.Get<float>().GetValue(static_cast<uint32_t>(target));
+        return weightGm_.GetValue(static_cast<uint64_t>(target));
+    }
+
+    // The group's per-row results out: lseForZloss always; loss and zloss (none) or the
+    // per-row terms to the workspace (mean/sum).
+    __aicore__ inline void WriteGroup(int64_t row0, int64_t rows) {
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        WaitPipe<AscendC::HardEvent::MTE3_V>(pipe_);  // the last group's copies out of the T vectors
+        if (t_.reduction == XENT_NONE) {
+            RowsOut(lossGm_, FWD_LOSS, 0, row0, rows);
+            RowsOut(zlossGm_, FWD_ZLOSS, 1, row0, rows);
+        } else {
+            const int64_t vecs[kFwdRowArrays] = {FWD_LOSS, FWD_ZLOSS, FWD_WEIGHT, FWD_COUNTED};
+            for (int64_t k = 0; k < kFwdRowArrays; ++k)
+                AscendC::DataCopyPad(rowArraysGm_[k * t_.rowArrayStride + row0], Vec(vecs[k]),
+                                     AscendC::DataCopyExtParams(1, static_cast<uint32_t>(rows * 4), 0, 0, 0));
+        }
+        RowsOut(lseGm_, FWD_LSE, 2, row0, rows);
+    }
+
+    __aicore__ inline void RowsOut(const AscendC::GlobalTensor<T>& gm, int64_t vec, int64_t out, int64_t row0,
+                                   int64_t rows) {
+        AscendC::LocalTensor<T> o;
+        if constexpr (kFp32) {
+            o = Vec(vec);
+        } else {
+            o = OutVec(out);
+            AscendC::Cast(o, Vec(vec), AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(rows));
+            WaitPipe<AscendC::HardEvent::V_MTE3>(pipe_);
+        }
+        AscendC::DataCopyPad(gm[row0], o, AscendC::DataCopyExtParams(1, static_cast<uint32_t>(rows * sizeof(T)), 0, 0, 0));
+    }
+
+    // Core 0, after SyncAll: the per-row terms added chunk by chunk in row order.
+    __aicore__ inline void Reduce() {
+        float loss = 0.0f, z = 0.0f, weight = 0.0f;
+        int64_t counted = 0;
+        AscendC::LocalTensor<float> chunk = sumBuf_.Get<float>();
+        for (int64_t r0 = 0; r0 < t_.n; r0 += kFwdSumChunk) {
+            const int64_t rows = t_.n - r0 < kFwdSumChunk ? t_.n - r0 : kFwdSumChunk;
+            WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);
+            AscendC::DataCopyPad(chunk, rowArraysGm_[r0],
+                                 AscendC::DataCopyExtParams(static_cast<uint16_t>(kFwdRowArrays),
+                                                            static_cast<uint32_t>(rows * 4),
+                                                            static_cast<uint32_t>((t_.rowArrayStride - rows) * 4),
+                                                            static_cast<uint32_t>((kFwdSumChunk * 4 - (rows * 4 + 31) / 32 * 32) / 32), 0),
+                                 AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+            WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+            for (int64_t k = 0; k < kFwdRowArrays; ++k) SumInto(Slot(kFwdSlotSum, k), chunk[k * kFwdSumChunk], rows);
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            loss = loss + Slot(kFwdSlotSum, 0).GetValue(0);
+            z = z + Slot(kFwdSlotSum, 1).GetValue(0);
+            weight = weight + Slot(kFwdSlotSum, 2).GetValue(0);
+            counted += static_cast<int64_t>(Slot(kFwdSlotSum, 3).GetValue(0));
+        }
+        float zloss = z;
+        if (t_.reduction == XENT_MEAN) {
+            zloss = counted > 0 ? z / static_cast<float>(counted) : 0.0f;
+            loss = loss / weight;  // 0 / 0 = NaN when every row is ignored, as PyTorch
+        }
+        loss = loss + zloss;
+        AscendC::LocalTensor<float> f = rowBuf_.GetWithOffset<float>(16, static_cast<uint32_t>(kFwdFinalOff));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        f.SetValue(0, loss);
+        f.SetValue(8, zloss);
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        AscendC::LocalTensor<T> o;
+        if constexpr (kFp32) {
+            o = f;
+        } else {
+            o = rowBuf_.GetWithOffset<T>(32 / sizeof(T) * 2, static_cast<uint32_t>(kFwdFinalOff + 64));
+            AscendC::Cast(o, f, AscendC::RoundMode::CAST_RINT, 1);
+            AscendC::Cast(o[32 / sizeof(T)], f[8], AscendC::RoundMode::CAST_RINT, 1);
+            WaitPipe<AscendC::HardEvent::V_MTE3>(pipe_);
+        }
+        const AscendC::DataCopyExtParams one(1, static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+        AscendC::DataCopyPad(lossGm_, o, one);
+        AscendC::DataCopyPad(zlossGm_, o[32 / sizeof(T)], one);
+    }
+
+    // Smallest bad row this core saw -> its own 32-byte slot {row, target, 0, 0}.
+    __aicore__ inline void ReportBadTargets() {
+        AscendC::LocalTensor<int64_t> slot = rowBuf_.GetWithOffset<int64_t>(4, static_cast<uint32_t>(kFwdScalarOff));
+        WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+        slot.SetValue(0, bad_.row);
+        slot.SetValue(1, bad_.target);
+        slot.SetValue(2, int64_t(0));
+        slot.SetValue(3, int64_t(0));
+        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        AscendC::DataCopyPad(badSlotGm_[core_ * (kSlotBytes / 8)], slot,
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
+    }
+
+    const CrossEntropyLossTilingData& t_;
+    AscendC::TPipe pipe_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> xBuf_, workBuf_, expBuf_, weightBuf_, tmpBuf_, rowBuf_, sumBuf_;
+    AscendC::GlobalTensor<T> inputGm_, logProbGm_, lossGm_, zlossGm_, lseGm_;
+    AscendC::GlobalTensor<TTarget> targetGm_;
+    AscendC::GlobalTensor<float> weightGm_, rowArraysGm_;
+    AscendC::GlobalTensor<int64_t> badSlotGm_;
+    BadRowTracker bad_;
+    int64_t core_ = 0;
+    float max_[kFwdGroupRows];
+    float lnSum_[kFwdGroupRows];
+};
+
+}  // namespace xent
