@@ -566,8 +566,8 @@ def add_arguments(p):
     p.add_argument("--name", default=None, help="results file stem (default: quick, headline or full)")
     p.add_argument("--out-dir", default=None,
                    help="directory for <name>.json and <name>.png (default: a new directory <date>-<time> under "
-                        "$XDG_CACHE_HOME/ascend-xent/bench, that is ~/.cache/ascend-xent/bench); existing files "
-                        "are never overwritten")
+                        "~/.cache/ascend-xent/bench, or $XDG_CACHE_HOME/ascend-xent/bench when that is set); existing "
+                        "files are never overwritten")
     p.add_argument("--reps", type=int, default=5, help="timed reps per contender after one warm-up (default 5)")
     p.add_argument("--no-rss", action="store_true",
                    help="skip the peak-memory runs (one subprocess per case; with --quick and --headline only "
