@@ -14,6 +14,7 @@ before the allocating contenders have only ours, PyTorch's default and torch.exp
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 
 MISSING = ('no plot: matplotlib is not installed; pip install ".[bench]" in the source tree (or pip install '
@@ -21,7 +22,7 @@ MISSING = ('no plot: matplotlib is not installed; pip install ".[bench]" in the 
 DTYPES = ("fp32", "bf16", "fp16")
 MARKERS = "osD^vP*X<>h"
 LEGEND_IN = 4.4  # inches right of the panels for the legend
-DODGE = 0.06  # decades between cases of different families at the same N x C
+DODGE = 0.08  # decades between cases of different families at the same N x C
 # contender: (key in ns_per_elem, label, colour, line style, line width)
 CONTENDERS = (("ours_alloc", "ours, allocating its output (on the simulator)", "tab:blue", "-", 2.2),
               ("ours", "ours, into a preallocated output", "lightskyblue", "-", 1.5),
@@ -47,17 +48,22 @@ def _order(f):
 
 
 def _dodge(panel) -> dict:
-    """A factor on N x C per case, so that the cases of different families at the same
-    N x C (the options at 4096 x 32000, say) sit side by side instead of on top of each
-    other: steps of DODGE decades, centred on the true N x C."""
-    at = {}
-    for r in panel:
-        at.setdefault(r["n"] * r["c"], []).append(r)
-    shift = {}
-    for same in at.values():
-        same.sort(key=lambda r: _order(family(r)))
+    """A factor on N x C per case, so that cases of different families at (nearly) the same
+    N x C (the options at 4096 x 32000 beside 1024 x 151936, say) sit side by side instead
+    of on top of each other: DODGE decades apart, centred on where they are."""
+    cases = sorted(panel, key=lambda r: (r["n"] * r["c"], _order(family(r))))
+    clusters, shift = [], {}
+    for r in cases:
+        x = math.log10(r["n"] * r["c"])
+        if clusters and x - math.log10(clusters[-1][-1]["n"] * clusters[-1][-1]["c"]) < DODGE:
+            clusters[-1].append(r)
+        else:
+            clusters.append([r])
+    for same in clusters:
+        centre = sum(math.log10(r["n"] * r["c"]) for r in same) / len(same)
         for i, r in enumerate(same):
-            shift[r["name"]] = 10 ** (DODGE * (i - (len(same) - 1) / 2))
+            at = centre + DODGE * (i - (len(same) - 1) / 2)
+            shift[r["name"]] = 10 ** (at - math.log10(r["n"] * r["c"]))
     return shift
 
 
