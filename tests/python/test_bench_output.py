@@ -190,3 +190,18 @@ def test_the_thp_worker_times_a_backward_with_the_setting_in_its_environment():
     finally:
         worker.close()
     assert worker.proc.returncode == 0
+
+
+def test_the_plot_sets_cases_at_nearly_the_same_size_side_by_side():
+    import math
+
+    plot = _script()._sibling("bench_plot")
+    cases = {c["name"]: c for c in _script().build_cases("full")}
+    panel = [cases[n] for n in ("bf16 4096x32000", "bf16 4096x32000 w+ls0.1", "bf16 4096x32000 z",
+                                "bf16 1024x151936", "bf16 64x32000")]
+    shift = plot._dodge(panel)
+    at = {name: math.log10(cases[name]["n"] * cases[name]["c"] * f) for name, f in shift.items()}
+    crowded = sorted(at[n] for n in at if n != "bf16 64x32000")
+    gaps = [b - a for a, b in zip(crowded, crowded[1:])]
+    assert min(gaps) == pytest.approx(plot.DODGE)  # four cases within 0.08 decades, now apart
+    assert shift["bf16 64x32000"] == 1.0  # alone at its size: where it is
