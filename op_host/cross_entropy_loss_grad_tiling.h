@@ -30,6 +30,7 @@ struct TilingPlatform {
     uint32_t vectorCores = 48;
     uint64_t ubBytes = 188416;
     uint64_t libApiWorkspaceBytes = 16u << 20;
+    uint64_t l2Bytes = 192u << 20;  // the L2 cache
     std::string soc;  // the SoC profile these figures are of (simulator build), for the launch; not read by the tiling
 };
 

@@ -34,6 +34,9 @@ TilingPlatform CurrentPlatform() {
     // GetUserWorkspace() skips RESERVED_WORKSPACE (16 MiB on 2201 and 3510),
     // which is what GetLibApiWorkSpaceSize() reports there.
     t.libApiWorkspaceBytes = p->GetLibApiWorkSpaceSize();
+    uint64_t l2 = 0;
+    p->GetCoreMemSize(platform_ascendc::CoreMemType::L2, l2);
+    if (l2 > 0) t.l2Bytes = l2;
     return t;
 }
 

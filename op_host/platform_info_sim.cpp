@@ -10,6 +10,7 @@ TilingPlatform PlatformOf(const ascend_sim::SocProfile& p) {
     t.vectorCores = p.vectorCores;
     t.ubBytes = p.ubBytes;
     t.libApiWorkspaceBytes = p.libApiWorkspaceBytes;
+    t.l2Bytes = p.l2Bytes;
     t.soc = p.name;
     return t;
 }

@@ -51,6 +51,8 @@ public:
         const uint64_t rowInputs = t_.reduction == XENT_NONE ? n : 1;
         logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
+        // Read once: allocating it in the L2 would only evict the gradient's dirty lines.
+        if (t_.streamLogProb) logProbGm_.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
         gradLossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradLoss), rowInputs);
         if (t_.hasWeight)

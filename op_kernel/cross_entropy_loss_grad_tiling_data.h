@@ -43,6 +43,7 @@ struct CrossEntropyLossGradTilingData {
     int64_t hasGradZloss;  // gradZlossOptional given and z-loss active
     int64_t hasZloss;      // lseSquareScaleForZloss != 0 (lseForZlossOptional is then given)
     int64_t smoothing;     // labelSmoothing > 0
+    int64_t streamLogProb; // 1: logProb outgrows the L2, so it is read around it (CACHE_MODE_DISABLE)
     float oneMinusLs;      // 1 - labelSmoothing
     float lsOverC;         // labelSmoothing / classTotal
     float twoZScale;       // 2 * lseSquareScaleForZloss

@@ -20,7 +20,7 @@ from . import golden
 from ._api import cross_entropy_loss_grad
 from ._output_cache import release as release_output_cache
 from .sim import (current_profile, host_threads, last_launch_stats, profiles, set_cores,
-                  set_soc, set_threads)
+                  set_soc, set_threads, set_timing)
 
 
 def _read_version() -> str:
@@ -58,7 +58,7 @@ def __dir__():
 
 __all__ = ["cross_entropy_loss_grad", "cross_entropy", "cross_entropy_loss", "golden",
            "last_launch_stats", "profiles", "current_profile", "set_soc", "set_cores",
-           "set_threads", "host_threads", "release_output_cache", "build_info", "__version__"]
+           "set_threads", "set_timing", "host_threads", "release_output_cache", "build_info", "__version__"]
 
 
 def _register_torch_ops_if_loaded() -> None:

@@ -8,12 +8,13 @@ time for the whole process.
 
 from __future__ import annotations
 
+import json
 from typing import Optional
 
 from ._native import native as _native
 
 __all__ = ["profiles", "current_profile", "set_soc", "set_auto_sync", "set_cores", "set_threads",
-           "host_threads", "last_launch_stats"]
+           "host_threads", "set_timing", "timing_enabled", "timing_params", "last_launch_stats"]
 
 
 def native():
@@ -83,9 +84,38 @@ def last_launch_stats() -> Optional[dict]:
     row_tiles, col_tiles, prologue, workspace_bytes, min_traffic_bytes, gm_read_bytes,
     gm_write_bytes, dma_in, dma_out, scalar_gm_reads, scalar_gm_writes,
     scalar_ub_reads, scalar_ub_writes, vector_instructions, vector_repeats,
-    ub_peak_bytes, vector_repeats_by_op, wall_seconds.
+    ub_peak_bytes, vector_repeats_by_op, wall_seconds, timing.
+
+    ``timing`` is the timing model's record of the launch (None unless timing was on:
+    ``set_timing(True)`` or ASCEND_XENT_TIMING=1): the modelled NPU time as msprof
+    reports it, task_duration_us, aiv_time_us, aiv_vec/scalar/mte2/mte3_time_us and
+    their ratios (means over blocks), l2_hit_bytes, hbm_read_bytes,
+    hbm_write_back_bytes and the same per block under ``blocks``.
     """
-    return _native().last_launch_stats()
+    stats = _native().last_launch_stats()
+    if stats is not None and isinstance(stats.get("timing"), str):
+        stats["timing"] = json.loads(stats["timing"])
+    return stats
+
+
+def set_timing(on: Optional[bool]) -> None:
+    """Time every launch on the timing model (a modelled NPU time, not a measurement);
+    ``None`` restores the environment (ASCEND_XENT_TIMING, ASCEND_XENT_PROFILE,
+    ASCEND_XENT_TRACE). Off by default: it costs the simulator a replay per launch."""
+    if on is not None and not isinstance(on, bool):
+        raise TypeError(f"on: expected a bool or None, got {type(on).__name__}")
+    native().set_timing(-1 if on is None else int(on))
+
+
+def timing_enabled() -> bool:
+    return bool(native().timing_enabled())
+
+
+def timing_params(soc: str) -> dict:
+    """The timing model's constants for a SoC profile (docs/timing_model.md gives their sources)."""
+    if not isinstance(soc, str):
+        raise TypeError(f"soc: expected a profile name (str), got {type(soc).__name__}")
+    return dict(native().timing_params(soc))
 
 
 def _check_count(n, name):

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "ascend_sim/sim.h"
+#include "ascend_sim/timing.h"
 #include "ascend_xent/launch_info.h"
 #include "bindings_backend.h"
 
@@ -28,6 +29,7 @@ struct LastLaunch {
     bool valid = false;
     ascend_sim::LaunchStats stats;
     ascend_xent::LaunchInfo info{};
+    ascend_sim::LaunchTiming timing;  // valid when the launch was timed
     double wallSeconds = 0.0;
 };
 std::mutex g_lastMutex;
@@ -72,6 +74,8 @@ py::object last_launch_stats() {
     for (const auto& c : l.stats.perBlock) perBlock.append(counters_dict(c));
     d["per_block"] = perBlock;
     d["wall_seconds"] = l.wallSeconds;
+    // The timing model's record, as ASCEND_XENT_PROFILE writes it (ascend_xent.sim decodes it).
+    d["timing"] = l.timing.valid ? py::object(py::str(ascend_sim::profile_json(l.timing))) : py::none();
     return d;
 }
 
@@ -83,6 +87,7 @@ py::dict profile_dict(const ascend_sim::SocProfile& p) {
     d["vector_cores"] = p.vectorCores;
     d["ub_bytes"] = p.ubBytes;
     d["lib_api_workspace_bytes"] = p.libApiWorkspaceBytes;
+    d["l2_bytes"] = p.l2Bytes;
     d["hbm_bytes_per_sec"] = p.hbmBytesPerSec;
     d["clock_hz"] = p.clockHz;
     d["vector_bytes_per_cycle"] = p.vectorBytesPerCycle;
@@ -114,7 +119,9 @@ void free_owned_workspace(void* p, uint64_t bytes) { munmap(p, bytes); }
 void record_launch(double wallSeconds) {
     ascend_sim::LaunchStats stats = ascend_sim::last_launch_stats();
     ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
+    ascend_sim::LaunchTiming timing = ascend_sim::last_launch_timing();
     std::lock_guard<std::mutex> lock(g_lastMutex);
+    g_last.timing = std::move(timing);
     g_last.valid = true;
     g_last.stats = std::move(stats);
     g_last.info = info;
@@ -148,6 +155,31 @@ void register_backend(py::module_& m) {
     m.def("set_cores", [](uint32_t n) { ascend_sim::set_cores(n); }, py::arg("n"));
     m.def("set_threads", [](uint32_t n) { ascend_sim::set_threads(n); }, py::arg("n"));
     m.def("set_auto_sync", [](int on) { ascend_sim::set_auto_sync(on); }, py::arg("on"));
+    m.def("set_timing", [](int on) { ascend_sim::set_timing(on); }, py::arg("on"));
+    m.def("timing_params", [](const std::string& soc) {
+        const ascend_sim::TimingParams p = ascend_sim::timing_params(soc);
+        py::dict d;
+        d["clock_hz"] = p.clockHz;
+        d["hbm_bytes_per_cycle"] = p.hbmBytesPerCycle;
+        d["l2_bytes_per_cycle"] = p.l2BytesPerCycle;
+        d["core_read_bytes_per_cycle"] = p.coreReadBytesPerCycle;
+        d["core_l2_read_bytes_per_cycle"] = p.coreL2ReadBytesPerCycle;
+        d["core_write_bytes_per_cycle"] = p.coreWriteBytesPerCycle;
+        d["read_latency_cycles"] = p.readLatencyCycles;
+        d["dma_issue_cycles"] = p.dmaIssueCycles;
+        d["write_back_factor"] = p.writeBackFactor;
+        d["vec_issue_cycles"] = p.vecIssueCycles;
+        d["scalar_issue_cycles"] = p.scalarIssueCycles;
+        d["scalar_ub_cycles"] = p.scalarUbCycles;
+        d["scalar_gm_cycles"] = p.scalarGmCycles;
+        d["sync_all_cycles"] = p.syncAllCycles;
+        d["launch_us"] = p.launchUs;
+        d["launch_us_per_block"] = p.launchUsPerBlock;
+        d["l2_bytes"] = p.l2Bytes;
+        d["l2_line_bytes"] = p.l2LineBytes;
+        return d;
+    }, py::arg("soc"));
+    m.def("timing_enabled", []() { return ascend_sim::timing_enabled(); });
     m.def("host_threads", []() { return ascend_sim::host_threads(); });
     m.def("last_launch_stats", &last_launch_stats);
 }

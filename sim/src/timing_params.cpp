@@ -16,7 +16,9 @@ TimingParams a2() {
     p.clockHz = 1.85e9;
     // Published: data_copy/README: "L2Cache peak bandwidth approximately 5.2TB/s".
     p.l2BytesPerCycle = 5.2e12 / p.clockHz;
-    // Published: hicann/runtime Ascend910B2.ini [AICoreMemoryRates] l2_rate (read) = 110 B/cycle.
+    // Published: hicann/runtime Ascend910B2.ini [AICoreMemoryRates] (the rates CANN's own cost
+    // models read): ddr_read_rate = 32, l2_read_rate = 110 bytes per cycle per core.
+    p.coreReadBytesPerCycle = 32;
     p.coreL2ReadBytesPerCycle = 110;
     // Published: Ascend910B2.ini l2_size = 201326592 (192 MiB). The 128 B line: the A2
     // L2 counters data_copy publishes count one miss allocation per 128 B read (scenario
@@ -25,12 +27,10 @@ TimingParams a2() {
     p.l2LineBytes = 128;
     // Fitted on add_high_performance cases 0-6 (see the header).
     p.hbmBytesPerCycle = 834;
-    p.coreReadBytesPerCycle = 34.4;
-    p.coreWriteBytesPerCycle = 27;
-    p.corePortBytesPerCycle = 40;
-    p.readLatencyCycles = 225;
-    p.dmaIssueCycles = 0;
-    p.writeBackFactor = 1;
+    p.coreWriteBytesPerCycle = 27.5;
+    p.readLatencyCycles = 100;
+    p.dmaIssueCycles = 30;
+    p.writeBackFactor = 2;
     p.vecIssueCycles = 22.6;
     p.scalarIssueCycles = 3;
     p.scalarUbCycles = 11;

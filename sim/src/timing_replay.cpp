@@ -21,7 +21,6 @@
 #include <cmath>
 #include <deque>
 #include <queue>
-#include <unordered_map>
 
 #include "ascend_sim/runtime_state.h"
 #include "timing_trace.h"
@@ -36,9 +35,8 @@ constexpr double kBucket = 256;  // cycles
 class Ledger {
 public:
     explicit Ledger(double bytesPerCycle) : cap_(bytesPerCycle * kBucket) {}
-    // Moves `bytes` from time t at most `rate` bytes per cycle, through this ledger
-    // and (when given) the core's own port as well; returns when done.
-    double serve(double t, double bytes, double rate, Ledger* port = nullptr) {
+    // Moves `bytes` from time t at most `rate` bytes per cycle; returns when done.
+    double serve(double t, double bytes, double rate) {
         while (bytes > 0) {
             size_t k = size_t(t / kBucket);
             if (k < firstOpen_) {
@@ -46,10 +44,8 @@ public:
                 t = std::max(t, double(k) * kBucket);
             }
             grow(k);
-            if (port) port->grow(k);
             const double bucketEnd = double(k + 1) * kBucket, span = bucketEnd - t;
-            double avail = cap_ - used_[k];
-            if (port) avail = std::min(avail, port->cap_ - port->used_[k]);
+            const double avail = cap_ - used_[k];
             if (avail <= 1e-9 || span <= 1e-9) {
                 advance_open(k);
                 t = bucketEnd;
@@ -58,7 +54,6 @@ public:
             const double eff = std::min(rate, avail / span);
             const double take = std::min(bytes, eff * span);
             used_[k] += take;
-            if (port) port->used_[k] += take;
             if (bytes <= eff * span) return t + bytes / eff;
             bytes -= take;
             t = bucketEnd;
@@ -81,54 +76,97 @@ private:
     size_t firstOpen_ = 0;  // every bucket before it is full
 };
 
-// The L2: LRU over lines, exact (a stale queue entry is skipped when it comes up).
+// The L2: lines of l2LineBytes, kept and evicted 32 at a time (a 32-line chunk, 4 KiB
+// with 128 B lines, holds a bit per line): least recently used chunk first. A
+// stale queue entry (a chunk touched again since) is skipped when it comes up.
 class L2Cache {
 public:
-    L2Cache(uint64_t bytes, uint32_t line) : line_(line), capLines_(std::max<uint64_t>(1, bytes / line)) {}
+    L2Cache(uint64_t bytes, uint32_t line) : line_(line), capLines_(std::max<uint64_t>(1, bytes / line)) {
+        rehash(1 << 16);
+    }
     uint32_t line() const { return line_; }
-    // One access of `bytes` of line l. Returns true on a hit; dirty bytes evicted
-    // are added to *writeBack.
-    bool access(uint64_t l, bool write, bool allocate, uint64_t* writeBack) {
-        auto it = map_.find(l);
-        const bool hit = it != map_.end();
-        if (!hit && !allocate) return false;
-        const uint64_t stamp = ++clock_;
-        if (hit) {
-            it->second.stamp = stamp;
-            it->second.dirty |= write;
-        } else {
-            map_.emplace(l, Entry{stamp, write});
+    // An access of the lines [first, first + n) of chunk c (n <= 32, inside the chunk).
+    // Returns how many hit; dirty lines evicted are counted into *writeBackLines.
+    uint32_t access(uint64_t chunk, uint32_t first, uint32_t n, bool write, bool allocate, uint64_t* writeBackLines) {
+        const uint32_t want = n == 32 ? ~0u : ((1u << n) - 1) << first;
+        size_t i = find(chunk + 1);
+        const bool known = slots_[i].key == chunk + 1;
+        const uint32_t hits = known ? uint32_t(__builtin_popcount(slots_[i].present & want)) : 0;
+        if (!allocate) return hits;
+        if (!known) {
+            if (2 * (used_ + 1) > slots_.size()) {
+                rehash(slots_.size() * 2);
+                i = find(chunk + 1);
+            }
+            slots_[i] = Slot{chunk + 1, 0, 0, 0};
+            ++used_;
         }
-        order_.emplace_back(l, stamp);
-        while (map_.size() > capLines_) {
-            const auto [victim, s] = order_.front();
-            order_.pop_front();
-            auto v = map_.find(victim);
-            if (v == map_.end() || v->second.stamp != s) continue;
-            if (v->second.dirty) *writeBack += line_;
-            map_.erase(v);
-        }
-        // Keep the queue from growing without bound on a hit-heavy stream.
-        if (order_.size() > 4 * capLines_ + 1024) compact();
-        return hit;
+        Slot& e = slots_[i];
+        resident_ += uint64_t(__builtin_popcount(want & ~e.present));
+        e.present |= want;
+        if (write) e.dirty |= want;
+        e.stamp = ++clock_;
+        order_.emplace_back(chunk + 1, e.stamp);
+        while (resident_ > capLines_) evict(writeBackLines);
+        if (order_.size() > 4 * used_ + 1024) compact();
+        return hits;
     }
 
 private:
-    struct Entry {
-        uint64_t stamp;
-        bool dirty;
+    struct Slot {
+        uint64_t key = 0, stamp = 0;  // key = chunk + 1; 0: empty
+        uint32_t present = 0, dirty = 0;
     };
+    size_t hash(uint64_t k) const { return size_t((k * 0x9E3779B97F4A7C15ull) >> 17) & mask_; }
+    size_t find(uint64_t key) const {
+        size_t i = hash(key);
+        while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask_;
+        return i;
+    }
+    void rehash(size_t n) {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(n, Slot{});
+        mask_ = n - 1;
+        for (const Slot& e : old)
+            if (e.key) slots_[find(e.key)] = e;
+    }
+    void evict(uint64_t* writeBackLines) {
+        for (;;) {
+            const auto [key, stamp] = order_.front();
+            order_.pop_front();
+            const size_t i = find(key);
+            if (slots_[i].key != key || slots_[i].stamp != stamp) continue;
+            resident_ -= uint64_t(__builtin_popcount(slots_[i].present));
+            *writeBackLines += uint64_t(__builtin_popcount(slots_[i].dirty));
+            erase(i);
+            return;
+        }
+    }
+    void erase(size_t i) {  // backward-shift deletion keeps every probe run unbroken
+        slots_[i] = Slot{};
+        --used_;
+        for (size_t j = (i + 1) & mask_; slots_[j].key; j = (j + 1) & mask_) {
+            const size_t home = hash(slots_[j].key);
+            if (((j - home) & mask_) >= ((j - i) & mask_)) {
+                slots_[i] = slots_[j];
+                slots_[j] = Slot{};
+                i = j;
+            }
+        }
+    }
     void compact() {
         std::deque<std::pair<uint64_t, uint64_t>> kept;
         for (const auto& e : order_) {
-            auto v = map_.find(e.first);
-            if (v != map_.end() && v->second.stamp == e.second) kept.push_back(e);
+            const size_t i = find(e.first);
+            if (slots_[i].key == e.first && slots_[i].stamp == e.second) kept.push_back(e);
         }
         order_.swap(kept);
     }
     uint32_t line_;
-    uint64_t capLines_, clock_ = 0;
-    std::unordered_map<uint64_t, Entry> map_;
+    uint64_t capLines_, clock_ = 0, resident_ = 0, used_ = 0;
+    size_t mask_ = 0;
+    std::vector<Slot> slots_;
     std::deque<std::pair<uint64_t, uint64_t>> order_;
 };
 
@@ -140,8 +178,6 @@ struct BlockState {
     double busy[P_COUNT] = {0, 0, 0, 0};
     double busyEnd[P_COUNT] = {0, 0, 0, 0};
     double flag[kEvents * 8] = {};
-    Ledger port;  // the core's own path to GM, shared by its MTE2 and MTE3
-    explicit BlockState(double portBytesPerCycle) : port(portBytesPerCycle) {}
     bool inSync = false, finished = false;
     double end = 0;
     double drained() const { return std::max({tS, done[P_V], done[P_MTE2], done[P_MTE3]}); }
@@ -157,7 +193,7 @@ struct Replay {
     LaunchTiming out;
 
     Replay(const std::vector<TimingTrace>& t, const TimingParams& prm, std::vector<TraceInterval>* intervals)
-        : traces(t), p(prm), iv(intervals), st(t.size(), BlockState(prm.corePortBytesPerCycle)),
+        : traces(t), p(prm), iv(intervals), st(t.size()),
           hbm(prm.hbmBytesPerCycle), l2bw(prm.l2BytesPerCycle), l2(prm.l2Bytes, prm.l2LineBytes) {}
 
     void interval(uint32_t b, Pipe pipe, double s, double e, const char* api) {
@@ -182,33 +218,38 @@ struct Replay {
         const double start = std::max(s.tS, s.chan[op.pipe]);
         const double t0 = start + p.dmaIssueCycles;
         const bool allocate = op.cacheMode != 0;
-        uint64_t hit = 0, miss = 0, writeBack = 0;
-        const uint32_t L = l2.line();
+        uint64_t hit = 0, miss = 0, writeBackLines = 0;
+        const uint64_t L = l2.line();
         for (uint64_t r = 0, at = op.lo; r < op.count; ++r, at += op.pitch) {
-            const uint64_t e = at + op.len;
-            for (uint64_t l = at / L; l * L < e; ++l) {
-                const uint64_t bytes = std::min(e, (l + 1) * L) - std::max(at, l * L);
+            const uint64_t e = at + op.len, firstLine = at / L, endLine = (e + L - 1) / L;
+            for (uint64_t l = firstLine; l < endLine;) {
+                const uint64_t chunk = l / 32, upto = std::min(endLine, (chunk + 1) * 32);
+                const uint32_t n = uint32_t(upto - l);
+                const uint32_t hits = l2.access(chunk, uint32_t(l % 32), n, !read, allocate, &writeBackLines);
+                // Bytes: whole lines, less the row's ragged ends in its first and last line.
+                const uint64_t lo = std::max(at, l * L), hi = std::min(e, upto * L);
                 if (read) {
-                    // A miss brings the whole line from HBM.
-                    if (l2.access(l, false, allocate, &writeBack)) hit += bytes;
-                    else miss += L;
-                } else if (allocate) {
-                    l2.access(l, true, true, &writeBack);
-                } else {
-                    miss += bytes;  // a write around L2
+                    // A hit moves its bytes; a miss brings whole lines from HBM.
+                    const uint64_t bytes = hi - lo;
+                    hit += n ? bytes * hits / n : 0;
+                    miss += uint64_t(n - hits) * L;
+                } else if (!allocate) {
+                    miss += hi - lo;  // a write around the L2
                 }
+                l = upto;
             }
         }
+        const uint64_t writeBack = writeBackLines * L;
         if (writeBack) hbm.book(t0, double(writeBack) * p.writeBackFactor);
         double end = t0;
         if (read) {
-            if (miss) end = std::max(end, hbm.serve(t0, double(miss), p.coreReadBytesPerCycle, &s.port));
-            if (hit) end = std::max(end, l2bw.serve(t0, double(hit), p.coreL2ReadBytesPerCycle, &s.port));
+            if (miss) end = std::max(end, hbm.serve(t0, double(miss), p.coreReadBytesPerCycle));
+            if (hit) end = std::max(end, l2bw.serve(t0, double(hit), p.coreL2ReadBytesPerCycle));
             out.l2HitBytes += hit;
             out.hbmReadBytes += miss;
         } else {
-            end = allocate ? l2bw.serve(t0, op.work, p.coreWriteBytesPerCycle, &s.port)
-                           : hbm.serve(t0, double(miss), p.coreWriteBytesPerCycle, &s.port);
+            end = allocate ? l2bw.serve(t0, op.work, p.coreWriteBytesPerCycle)
+                           : hbm.serve(t0, double(miss), p.coreWriteBytesPerCycle);
         }
         out.hbmWriteBackBytes += writeBack;
         s.chan[op.pipe] = end;

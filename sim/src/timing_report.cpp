@@ -90,7 +90,7 @@ LaunchTiming retime(const TimingRecording& r, const TimingParams& p) {
 
 std::string profile_json(const LaunchTiming& t) {
     std::ostringstream o;
-    o.precision(6);
+    o.precision(9);
     o << "{\"kernel\": " << json_string(t.kernel) << ", \"soc\": " << json_string(t.soc)
       << ", \"block_dim\": " << t.blockDim << ", \"task_duration_us\": " << t.taskDurationUs
       << ", \"aiv_time_us\": " << t.aivTimeUs << ", ";

@@ -70,18 +70,19 @@ void add_block(GM_ADDR xg, GM_ADDR yg, GM_ADDR zg, const AddCase c) {
             AscendC::DataCopy(z[i * c.copyLen], zl, len);
             Set<HardEvent::MTE3_S>(s);
         } else {
-            if (reuse) Wait<HardEvent::V_MTE2>(s);
+            if (reuse) c.serial ? Wait<HardEvent::MTE3_MTE2>(s) : Wait<HardEvent::V_MTE2>(s);
             AscendC::DataCopy(xl, x[i * c.copyLen], len);
             AscendC::DataCopy(yl, y[i * c.copyLen], len);
             Set<HardEvent::MTE2_V>(s);
             Wait<HardEvent::MTE2_V>(s);
             if (reuse) Wait<HardEvent::MTE3_V>(s);
             AscendC::Add(zl, xl, yl, len);
-            Set<HardEvent::V_MTE2>(s);
+            if (!c.serial) Set<HardEvent::V_MTE2>(s);
             Set<HardEvent::V_MTE3>(s);
             Wait<HardEvent::V_MTE3>(s);
             AscendC::DataCopy(z[i * c.copyLen], zl, len);
             Set<HardEvent::MTE3_V>(s);
+            if (c.serial) Set<HardEvent::MTE3_MTE2>(s);
         }
     }
     for (uint64_t s = 0; s < std::min<uint64_t>(sets, chunks); ++s) {  // the flags still set
@@ -89,7 +90,7 @@ void add_block(GM_ADDR xg, GM_ADDR yg, GM_ADDR zg, const AddCase c) {
             Wait<HardEvent::S_MTE2>(int32_t(s));
             Wait<HardEvent::MTE3_S>(int32_t(s));
         } else {
-            Wait<HardEvent::V_MTE2>(int32_t(s));
+            c.serial ? Wait<HardEvent::MTE3_MTE2>(int32_t(s)) : Wait<HardEvent::V_MTE2>(int32_t(s));
             Wait<HardEvent::MTE3_V>(int32_t(s));
         }
     }

@@ -21,6 +21,10 @@
 struct AddCase {
     uint32_t cores, copyLen;
     bool scalar, doubleBuffer, bypass, bankOffset;
+    // Cases 2 and 3 (the guide's Process()) move data "serially": a chunk's copy-in
+    // waits for the previous copy-out. Case 1 (ProcessSingle()) does not: its published
+    // MTE2 + MTE3 + vector times exceed its aiv_time, so its copies overlapped.
+    bool serial = false;
     uint32_t rows = 8192, cols = 8192;
 };
 

@@ -1,7 +1,7 @@
-"""The standing table of the NPU model: the benchmark's shape families in markdown.
+"""The standing table of the modelled NPU time: the benchmark's shape families in markdown.
 
-Every case runs at its full size: a launch of 2^27 elements takes about a second on
-the simulator, so the whole table takes a few minutes.
+Every case runs at its full size with the timing model on: a launch of 2^27
+elements takes a few seconds on the simulator, so the whole table takes several minutes.
 """
 
 from __future__ import annotations
@@ -20,23 +20,22 @@ def shapes():
 
 
 def rows():
-    """One row per (shape, dtype): the model of every variant."""
+    """One row per (shape, dtype): the modelled time of every variant."""
     out = []
     for n, c in shapes():
         for dtype in DTYPES:
             cells, tiling = {}, None
             for name, ls, weight in VARIANTS:
-                stats = perf_model.run_case(n, c, dtype, ls, weight)
-                m = perf_model.estimate(stats, min_bytes=n * c * 2 * perf_model.ELEM_BYTES[dtype])
-                cells[name] = m
+                m = perf_model.model_case(n, c, dtype, ls, weight)
+                cells[name] = {k: m[k] for k in ("seconds", "hbm_floor_seconds", "roofline_fraction")}
                 if name == "plain":
-                    tiling = f"{stats['tile_rows']} x {stats['tile_cols']}"
+                    tiling = f"{m['tiling']['tile_rows']} x {m['tiling']['tile_cols']}"
             out.append({"n": n, "c": c, "dtype": dtype, "tiling": tiling, "cells": cells})
     return out
 
 
 def markdown(table) -> str:
-    head = ["case", "tile (plain)", "HBM roofline us"] + [v[0] for v in VARIANTS] + ["weight / plain",
+    head = ["case", "tile (plain)", "HBM floor us"] + [v[0] for v in VARIANTS] + ["weight / plain",
                                                                                     "weight + ls / ls"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in table:
@@ -48,5 +47,5 @@ def markdown(table) -> str:
                   cells["weight + ls 0.1"]["seconds"] / cells["ls 0.1"]["seconds"]]
         lines.append("| " + " | ".join([case, r["tiling"], f"{floor:.3g}"] + vals + [f"{x:.2f}" for x in ratios]) + " |")
     lines.append("")
-    lines.append("Modelled us (fraction of the HBM roofline).")
+    lines.append("Modelled Task Duration in us (the HBM floor's fraction of it).")
     return "\n".join(lines)

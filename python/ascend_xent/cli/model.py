@@ -1,11 +1,11 @@
-"""NPU performance MODEL of one case from the simulator's counters (not a measurement).
+"""The modelled NPU time of one case (a MODEL, not a measurement).
 
-Runs the case once on the simulator, then estimates the NPU time, the fraction of
-the HBM roofline and what-if tilings (rows per tile, column split, single
-buffering) from per-operation figures, each with its source or labelled an
-assumption, and how the time moves when an assumed figure halves or doubles.
+Runs the case once on the simulator with its timing model on: the kernel's
+instructions, synchronisation and DMAs replayed pipe by pipe on an Atlas A2 vector
+core (docs/timing_model.md: the constants, their sources and the model's error
+against the vendor's published measurements). Prints the modelled Task Duration, each
+pipe's busy time, the L2 traffic and the fraction of the HBM roofline.
 --table prints the standing table of the benchmark's shape families (markdown).
-See ascend_xent.perf_model and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ._dtype import add_dtype_argument, short
 from ._sim_options import apply as apply_sim_options
 
 NAME = "model"
-HELP = "NPU performance model of a case (time, HBM roofline fraction, sensitivity, what-if tilings)"
+HELP = "modelled NPU time of a case on the timing model (Task Duration, pipes, L2, HBM roofline)"
 
 
 def add_arguments(p) -> None:

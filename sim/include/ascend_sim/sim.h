@@ -22,6 +22,7 @@ struct SocProfile {
     uint32_t vectorCores;            // AIV count, what GetCoreNumAiv() returns
     uint64_t ubBytes;                // UB below TMP_UB_OFFSET (the APIs' scratch above it on the device): what a tiling plans with; InitBuffer may use 8 KiB more
     uint64_t libApiWorkspaceBytes;   // GetLibApiWorkSpaceSize(): 16 MiB
+    uint64_t l2Bytes;                // the L2 cache (GetCoreMemSize(L2))
     double hbmBytesPerSec;           // performance-model figures; several are
     double clockHz;                  // assumptions, see docs/simulator.md
     double vectorBytesPerCycle;

@@ -53,7 +53,6 @@ struct TimingParams {
     double coreReadBytesPerCycle;    // one core's GM -> UB rate from HBM
     double coreL2ReadBytesPerCycle;  // one core's GM -> UB rate on L2 hits
     double coreWriteBytesPerCycle;   // one core's UB -> GM rate
-    double corePortBytesPerCycle;    // one core's GM traffic, reads and writes together
     double readLatencyCycles;  // GM -> UB: issue to last byte landed, beyond the transfer
     double dmaIssueCycles;     // per DMA instruction on its MTE
     double writeBackFactor;    // HBM cycles of a dirty L2 line written back, relative to a read of it

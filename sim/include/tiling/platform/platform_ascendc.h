@@ -77,10 +77,15 @@ public:
     uint32_t GetResGroupBarrierWorkSpaceSize(void) const { return is_910b() ? 1u << 20 : uint32_t(-1); }
     // UB: TOTAL_UB_SIZE less 256 B on the 910B family (the KFC reserve) and what
     // ReserveLocalMemory reserved.
+    // L2: the profile's (Ascend910B2.ini l2_size on A2).
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
+        if (memType == CoreMemType::L2) {
+            size = prof_.l2Bytes;
+            return;
+        }
         if (memType != CoreMemType::UB)
-            throw std::invalid_argument("PlatformAscendC::GetCoreMemSize: only CoreMemType::UB is modelled (the "
-                                        "simulator has no cube memories, L2 or HBM sizes)");
+            throw std::invalid_argument("PlatformAscendC::GetCoreMemSize: only CoreMemType::UB and L2 are modelled "
+                                        "(the simulator has no cube memories or HBM size)");
         size = prof_.ubBytes + 8192 - (is_910b() ? 256 : 0) - reserved_;
     }
     void ReserveLocalMemory(ReservedSize size) {
