@@ -73,7 +73,8 @@ TensorArg Describe(const aclTensor* t, const char* name) {
     const uint64_t elem = aclDataTypeSize(a.dtype);
     if (elem == 0) Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " has an unsupported dtype");
 
-    // Contiguous (row-major) view; strides of size-1 dimensions do not matter.
+    // Contiguous (row-major) view; strides of size-1 dimensions, and of an empty view
+    // (NumPy gives a (0, C) array strides of 0), do not matter.
     int64_t numel = 1;
     bool overflow = false;
     for (int64_t d : a.dims) {
@@ -85,7 +86,7 @@ TensorArg Describe(const aclTensor* t, const char* name) {
     }
     if (overflow) Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " is too large");
     int64_t expect = 1;
-    for (int64_t i = int64_t(a.dims.size()) - 1; i >= 0; --i) {
+    for (int64_t i = int64_t(a.dims.size()) - 1; i >= 0 && numel > 0; --i) {
         if (a.dims[i] != 1 && strides[i] != expect)
             Fail(ACLNN_ERR_PARAM_INVALID, std::string(name) + " must be contiguous: shape " + ShapeText(a.dims) +
                                               " has strides " + ShapeText(strides) +

@@ -1,4 +1,4 @@
-"""The public entry point: argument checks (``_checks``), then the launch (``_launch``)."""
+"""The public entry points: argument checks (``_checks``), then the launch (``_launch``)."""
 
 from __future__ import annotations
 
@@ -43,3 +43,31 @@ def cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss
     if p.out is None:
         p.out = p.lib.empty((p.n, p.c), p.dtype, like=log_prob)
     return _launch.run(p)
+
+
+def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_index=-100,
+                       label_smoothing=0.0, lse_square_scale_for_zloss=0.0):
+    """The forward kernel (``aclnnCrossEntropyLoss``): ``(loss, log_prob, zloss, lse_for_zloss)``.
+
+    input: (N, C) logits, float32/float16/bfloat16, C-contiguous; target: (N,) int32 or
+    int64 class indices in [0, C) or ``ignore_index``; weight: optional (C,) class weights
+    (used as float32); reduction: "mean", "sum" or "none"; ignore_index: any int64;
+    label_smoothing: in [0, 1]; lse_square_scale_for_zloss: >= 0.
+
+    loss is ``F.cross_entropy``'s value plus the z-loss term; zloss is
+    ``lse_square_scale_for_zloss * logsumexp(input_i)**2`` over the rows not ignored,
+    reduced like the loss (under "mean" divided by their number, 0 when there is none);
+    log_prob is ``log_softmax(input)`` and lse_for_zloss each row's logsumexp. loss and
+    zloss have shape (N,) under "none", () otherwise; all four have ``input``'s dtype and
+    are computed in float32. Every row ignored under "mean" gives a NaN loss, as PyTorch.
+
+    Takes NumPy arrays (returns NumPy; bfloat16 through ``ml_dtypes``) or torch tensors
+    (returns torch tensors, differentiable through ``ascend_xent.cross_entropy_loss``).
+    Raises TypeError/ValueError naming the offending argument.
+    """
+    p = _checks.prepare_forward(input, target, weight, reduction, ignore_index, label_smoothing,
+                                lse_square_scale_for_zloss)
+    loss_shape = (p.n,) if p.reduction == "none" else ()
+    outputs = (p.lib.empty(loss_shape, p.dtype, like=input), p.lib.empty((p.n, p.c), p.dtype, like=input),
+               p.lib.empty(loss_shape, p.dtype, like=input), p.lib.empty((p.n,), p.dtype, like=input))
+    return _launch.run_forward(p, outputs)

@@ -4,6 +4,9 @@ Every error names the Python argument and says what was expected. The checks run
 before anything reaches the native layer; the native layer (op_host) checks again
 and its messages surface through ``_C`` only for what Python cannot see.
 
+``prepare_forward(...)`` validates the forward's arguments (``cross_entropy_loss``) the
+same way into a ``PreparedForward``.
+
 ``prepare(...)`` returns a ``Prepared`` record with the arrays/tensors that will be
 handed to the kernel: the caller's ``log_prob`` and ``out`` buffers untouched (no
 N x C copy is ever made), small (N,)/(C,) vectors made contiguous, a Python number
@@ -89,6 +92,138 @@ def check_zloss_scale(scale) -> float:
 
 
 # --------------------------------------------------------------------------------------
+# Arguments both operators take
+# --------------------------------------------------------------------------------------
+def _rows_by_classes(lib, x, name):
+    """(dtype, shape) of an (N, C) float32/float16/bfloat16 C-contiguous array, C >= 1."""
+    dtype = lib.dtype(x)
+    if dtype not in FLOAT_DTYPES:
+        raise TypeError(f"{name}: expected dtype float32, float16 or bfloat16, got {dtype}")
+    shp = lib.shape(x)
+    if len(shp) != 2:
+        raise ValueError(f"{name}: expected a 2-D tensor of shape (N, C), got shape {shp}")
+    if shp[1] < 1:
+        raise ValueError(f"{name}: expected at least one class (C >= 1), got shape {shp}")
+    if not lib.is_contiguous(x):
+        raise ValueError(f"{name}: expected a C-contiguous (row-major) tensor; it is not, and "
+                         "an N x C copy is not made silently (call .contiguous() / "
+                         "np.ascontiguousarray first)")
+    return dtype, shp
+
+
+def _target(lib, target, n, what, same_device):
+    """(N,) int32/int64 class indices, made contiguous."""
+    if target is None:
+        raise TypeError("target: expected an integer tensor of shape (N,), got None")
+    target = lib.coerce(target, "target")
+    same_device(target, "target")
+    tdt = lib.dtype(target)
+    if tdt not in INDEX_DTYPES:
+        raise TypeError(f"target: expected dtype int32 or int64, got {tdt}")
+    if lib.shape(target) != (n,):
+        raise ValueError(f"target: expected shape (N,) = ({n},) to match {what}, got {lib.shape(target)}")
+    return target if lib.is_contiguous(target) else lib.contiguous(target)
+
+
+def _weight(lib, weight, c, what, same_device, check_values):
+    """None, or the (C,) class weights as a contiguous float32 array."""
+    if weight is None:
+        return None
+    weight = lib.coerce(weight, "weight")
+    same_device(weight, "weight")
+    wdt = lib.dtype(weight)
+    if wdt not in FLOAT_DTYPES + ("float64",):
+        raise TypeError(f"weight: expected a floating dtype (used as float32), got {wdt}")
+    if lib.shape(weight) != (c,):
+        raise ValueError(f"weight: expected shape (C,) = ({c},) to match {what}, got {lib.shape(weight)}")
+    if wdt != "float32" or not lib.is_contiguous(weight):
+        with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
+            wide, weight = weight, lib.astype(weight, "float32")
+        if wdt == "float64" and check_values and lib.device(wide) != "meta":
+            _require_float32_weight(lib, wide, weight)
+    return weight
+
+
+def _check_target_values(lib, target, n, c, ignore_index, device):
+    """ValueError for the first target neither ignore_index nor in [0, c) (data is read)."""
+    if n > 0 and device != "meta" and checks_target_values(device):
+        bad = lib.first_bad_target(target, c, ignore_index)
+        if bad is not None:
+            i, v = bad
+            raise ValueError(f"target: target[{i}] = {v} is out of range [0, {c}) "
+                             f"and is not ignore_index ({ignore_index})")
+
+
+def lib_for_or_none(x):
+    """The adapter of a NumPy array or torch tensor, None for anything else."""
+    try:
+        return lib_for(x)
+    except TypeError:
+        return None
+
+
+def _same_device_as(lib, like, like_name):
+    device = lib.device(like)
+
+    def same_device(x, name):
+        if x is not None and lib.kind == "torch" and lib.device(x) != device:
+            raise ValueError(f"{name}: expected a tensor on {device} like {like_name}, "
+                             f"got one on {lib.device(x)}")
+
+    return same_device
+
+
+# --------------------------------------------------------------------------------------
+# The forward's argument list
+# --------------------------------------------------------------------------------------
+@dataclass
+class PreparedForward:
+    lib: Any
+    input: Any
+    target: Any
+    weight: Optional[Any]
+    reduction: str
+    ignore_index: int
+    label_smoothing: float
+    lse_square_scale_for_zloss: float
+    n: int
+    c: int
+    dtype: str
+
+
+def prepare_forward(input, target, weight=None, reduction="mean", ignore_index=-100,
+                    label_smoothing=0.0, lse_square_scale_for_zloss=0.0, *,
+                    check_values=True) -> PreparedForward:
+    """Validate the forward's arguments: ``input`` (N, C) float32/float16/bfloat16 and
+    C-contiguous (no N x C copy is made silently), ``target`` (N,) int32/int64, ``weight``
+    (C,) (used as float32), the options as in ``prepare``."""
+    try:
+        lib = lib_for(input)
+    except TypeError:
+        raise TypeError("input: expected a torch.Tensor or a NumPy array of shape (N, C), "
+                        f"got {type(input).__name__}") from None
+    for name, x in (("target", target), ("weight", weight)):
+        if x is not None and lib_for_or_none(x) not in (None, lib):
+            kinds = {"numpy": "a NumPy array", "torch": "a torch tensor"}
+            raise TypeError(f"{name}: got {kinds[lib_for_or_none(x).kind]}, but input is "
+                            f"{kinds[lib.kind]}; pass all tensor arguments as one kind")
+    reduction = check_reduction(reduction)
+    ignore_index = check_ignore_index(ignore_index)
+    label_smoothing = check_label_smoothing(label_smoothing)
+    scale = check_zloss_scale(lse_square_scale_for_zloss)
+    input = lib.coerce(input, "input")
+    dtype, shp = _rows_by_classes(lib, input, "input")
+    n, c = shp
+    same_device = _same_device_as(lib, input, "input")
+    target = _target(lib, target, n, f"input {shp}", same_device)
+    weight = _weight(lib, weight, c, f"input {shp}", same_device, check_values)
+    if check_values:
+        _check_target_values(lib, target, n, c, ignore_index, lib.device(input))
+    return PreparedForward(lib, input, target, weight, reduction, ignore_index, label_smoothing,
+                           scale, n, c, dtype)
+
+
+# --------------------------------------------------------------------------------------
 # The whole argument list
 # --------------------------------------------------------------------------------------
 @dataclass
@@ -150,56 +285,14 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
     label_smoothing = check_label_smoothing(label_smoothing)
     scale = check_zloss_scale(lse_square_scale_for_zloss)
 
-    # log_prob
-    dtype = lib.dtype(log_prob)
-    if dtype not in FLOAT_DTYPES:
-        raise TypeError(f"log_prob: expected dtype float32, float16 or bfloat16, got {dtype}")
-    shp = lib.shape(log_prob)
-    if len(shp) != 2:
-        raise ValueError(f"log_prob: expected a 2-D tensor of shape (N, C), got shape {shp}")
+    dtype, shp = _rows_by_classes(lib, log_prob, "log_prob")
     n, c = shp
-    if c < 1:
-        raise ValueError(f"log_prob: expected at least one class (C >= 1), got shape {shp}")
-    if not lib.is_contiguous(log_prob):
-        raise ValueError("log_prob: expected a C-contiguous (row-major) tensor; it is not, and "
-                         "an N x C copy is not made silently (call .contiguous() / "
-                         "np.ascontiguousarray first)")
     device = lib.device(log_prob)
+    same_device = _same_device_as(lib, log_prob, "log_prob")
 
-    def same_device(x, name):
-        if x is not None and lib.kind == "torch" and lib.device(x) != device:
-            raise ValueError(f"{name}: expected a tensor on {device} like log_prob, "
-                             f"got one on {lib.device(x)}")
+    target = _target(lib, target, n, f"log_prob {shp}", same_device)
 
-    # target
-    if target is None:
-        raise TypeError("target: expected an integer tensor of shape (N,), got None")
-    target = lib.coerce(target, "target")
-    same_device(target, "target")
-    tdt = lib.dtype(target)
-    if tdt not in INDEX_DTYPES:
-        raise TypeError(f"target: expected dtype int32 or int64, got {tdt}")
-    if lib.shape(target) != (n,):
-        raise ValueError(f"target: expected shape (N,) = ({n},) to match log_prob {shp}, "
-                         f"got {lib.shape(target)}")
-    if not lib.is_contiguous(target):
-        target = lib.contiguous(target)
-
-    # weight
-    if weight is not None:
-        weight = lib.coerce(weight, "weight")
-        same_device(weight, "weight")
-        wdt = lib.dtype(weight)
-        if wdt not in FLOAT_DTYPES + ("float64",):
-            raise TypeError(f"weight: expected a floating dtype (used as float32), got {wdt}")
-        if lib.shape(weight) != (c,):
-            raise ValueError(f"weight: expected shape (C,) = ({c},) to match log_prob {shp}, "
-                             f"got {lib.shape(weight)}")
-        if wdt != "float32" or not lib.is_contiguous(weight):
-            with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
-                wide, weight = weight, lib.astype(weight, "float32")
-            if wdt == "float64" and check_values and lib.device(wide) != "meta":
-                _require_float32_weight(lib, wide, weight)
+    weight = _weight(lib, weight, c, f"log_prob {shp}", same_device, check_values)
 
     # upstream gradients
     if grad_loss is None:
@@ -258,12 +351,8 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
                     " other than being log_prob exactly (same data pointer, shape and strides: "
                     "the gradient in place)" if nm == "log_prob" else ""))
 
-    if check_values and n > 0 and device != "meta" and checks_target_values(device):
-        bad = lib.first_bad_target(target, c, ignore_index)
-        if bad is not None:
-            i, v = bad
-            raise ValueError(f"target: target[{i}] = {v} is out of range [0, {c}) "
-                             f"and is not ignore_index ({ignore_index})")
+    if check_values:
+        _check_target_values(lib, target, n, c, ignore_index, device)
 
     return Prepared(lib, grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
                     reduction, ignore_index, label_smoothing, scale, out, n, c, dtype)

@@ -1,5 +1,6 @@
-"""Backend launch: hands a validated call (``_checks.Prepared``) to the backend chosen
-for its data (``_backends``): the simulator in ``_C``, or the NPU (``_npu``)."""
+"""Backend launch: hands a validated call (``_checks.Prepared``, or ``PreparedForward``
+for the forward) to the backend chosen for its data (``_backends``): the simulator in
+``_C``, or the NPU (``_npu``)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,17 @@ def run(p, shard=None):
         _native.call_prepared(p, shard=shard)
     p.lib.mark_written(p.out)
     return p.out
+
+
+def run_forward(p, outputs):
+    """Launch the forward ``p`` into ``outputs`` = (loss, log_prob, zloss, lse_for_zloss)
+    and return them. No rows under "none" writes nothing (as the kernel launches nothing)."""
+    if p.n == 0 and p.reduction == "none":
+        return outputs
+    if _backends.backend_for_device(p.lib.device(p.input)) == _backends.NPU:
+        _npu.run_forward(p, outputs)
+    else:
+        _native.call_forward(p, *outputs)
+    for o in outputs:
+        p.lib.mark_written(o)
+    return outputs

@@ -59,6 +59,9 @@ _ACLNN_NAMES = {
     "lseForZloss": "lse_for_zloss", "reductionOptional": "reduction",
     "ignoreIndex": "ignore_index", "labelSmoothing": "label_smoothing",
     "lseSquareScaleForZloss": "lse_square_scale_for_zloss", "out": "out",
+    # the forward's
+    "input": "input", "lossOut": "loss", "logProbOut": "log_prob", "zlossOut": "zloss",
+    "lseForZlossOut": "lse_for_zloss",
 }
 _NATIVE_MSG = re.compile(r"^(?P<phase>\w+) failed with status (?P<status>\d+): "
                          r"(?:\w+: )?(?P<arg>[A-Za-z]+)(?P<rest>\b.*)$", re.S)
@@ -90,6 +93,14 @@ def call_prepared(p, launch=None, shard=None):
         call(*d, *options, descriptor(p.out), launch=launch)
     else:
         call(*d, *options, *shard, descriptor(p.out), launch=launch, entry="cross_entropy_loss_grad_shard")
+
+
+def call_forward(p, loss, log_prob, zloss, lse_for_zloss, launch=None):
+    """The forward (``_C.cross_entropy_loss``) of a validated call (``_checks.PreparedForward``)
+    into the four output arrays."""
+    call(descriptor(p.input), descriptor(p.target), descriptor(p.weight), p.reduction, p.ignore_index,
+         p.label_smoothing, p.lse_square_scale_for_zloss, descriptor(loss), descriptor(log_prob),
+         descriptor(zloss), descriptor(lse_for_zloss), launch=launch, entry="cross_entropy_loss")
 
 
 def call(*descs_and_options, launch=None, entry="cross_entropy_loss_grad"):

@@ -45,7 +45,7 @@ check unless ASCEND_XENT_NPU_CHECK_TARGETS=1 (``_backends.checks_target_values``
 
 from __future__ import annotations
 
-from ._native import call_prepared, native
+from ._native import call_forward, call_prepared, native
 
 
 def require_torch_npu(device) -> None:
@@ -90,6 +90,25 @@ def stream_launch(dev):
     return launch
 
 
+def _require_on(dev, like_name, named_tensors):
+    for name, t in named_tensors:
+        if t is not None and t.device != dev:  # _checks compares device types only
+            raise ValueError(f"{name}: expected a tensor on {dev} like {like_name}, got one on {t.device}")
+
+
+def run_forward(p, outputs):
+    """The forward ``p`` (torch tensors on an NPU) into ``outputs`` on the current NPU stream."""
+    dev = p.input.device
+    require_torch_npu(dev)
+    require_cann_build()
+    import torch
+
+    _require_on(dev, "input", (("target", p.target), ("weight", p.weight)))
+    with torch.npu.device(dev):
+        call_forward(p, *outputs, launch=stream_launch(dev))
+    return outputs
+
+
 def run(p, shard=None):
     """Launch ``p`` (torch tensors on an NPU, ``p.out`` allocated) on the current NPU stream;
     ``shard``: see ``_native.call_prepared``."""
@@ -100,9 +119,7 @@ def run(p, shard=None):
 
     names = ("grad_loss", "log_prob", "target", "weight", "grad_zloss", "lse_for_zloss", "out")
     tensors = (p.grad_loss, p.log_prob, p.target, p.weight, p.grad_zloss, p.lse_for_zloss, p.out)
-    for name, t in zip(names, tensors):
-        if t is not None and t.device != dev:  # _checks compares device types only
-            raise ValueError(f"{name}: expected a tensor on {dev} like log_prob, got one on {t.device}")
+    _require_on(dev, "log_prob", zip(names, tensors))
 
     with torch.npu.device(dev):
         call_prepared(p, launch=stream_launch(dev), shard=shard)

@@ -10,16 +10,19 @@ Three custom ops are registered in the ``ascend_xent`` namespace:
 ``ascend_xent::cross_entropy_loss_grad_`` (the kernel in place)
     The same arguments; writes the gradient over ``log_prob`` and returns nothing.
 
-``ascend_xent::cross_entropy_loss`` (the forward, in plain torch ops)
+``ascend_xent::cross_entropy_loss`` (the forward kernel)
     Like ``torch_npu.npu_cross_entropy_loss``: returns ``(loss, log_prob, zloss,
-    lse_for_zloss)``. Its autograd formula calls ``cross_entropy_loss_grad``.
+    lse_for_zloss)``, all from one launch of the forward kernel. Its autograd formula
+    calls ``cross_entropy_loss_grad``.
 
 ``ascend_xent.cross_entropy`` / ``cross_entropy_loss`` call the forward op through
 ``_CrossEntropyLoss``, an autograd.Function with the same backward in the form that
 torch.func transforms take; they are differentiable, with our kernel as the backward,
 also under ``torch.compile(fullgraph=True)``.
 
-This module imports torch; the rest of the package does not need it.
+Both directions run on the kernels: the forward op launches the forward kernel and its
+backward the gradient kernel. This module imports torch; the rest of the package does
+not need it.
 """
 
 from __future__ import annotations
@@ -27,10 +30,9 @@ from __future__ import annotations
 from typing import Optional
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor
 
-from . import _api, _arrays, _backends, _checks, _torch_checks
+from . import _api, _checks, _torch_checks
 from ._torch_vmap import loop_rule
 
 __all__ = ["cross_entropy", "cross_entropy_loss"]
@@ -102,50 +104,8 @@ def _fwd_op(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
             lse_square_scale_for_zloss: float = 0.0) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing,
                                 lse_square_scale_for_zloss)
-    n, c = input.shape
-    if n > 0 and _backends.checks_target_values(input.device.type):
-        bad = _arrays.lib_for(input).first_bad_target(target, c, int(ignore_index))
-        if bad is not None:
-            i, v = bad
-            raise ValueError(f"target: target[{i}] = {v} is out of range [0, {c}) "
-                             f"and is not ignore_index ({ignore_index})")
-    t64 = target.long()
-    ce = F.cross_entropy(input, t64, weight=weight, reduction=reduction,
-                         ignore_index=int(ignore_index), label_smoothing=float(label_smoothing))
-    log_prob = torch.log_softmax(input, dim=-1)
-    lse32 = _logsumexp_float32(input)
-    scale = float(lse_square_scale_for_zloss)
-    if scale != 0.0:
-        valid = t64 != int(ignore_index)
-        z_rows = torch.where(valid, scale * lse32 * lse32, torch.zeros_like(lse32))
-        if reduction == "none":
-            z32 = z_rows
-        elif reduction == "sum":
-            z32 = z_rows.sum()
-        else:
-            z32 = z_rows.sum() / valid.sum().clamp_min(1).to(z_rows.dtype)
-        loss = (ce.float() + z32).to(input.dtype)
-        zloss = z32.to(input.dtype)
-    else:
-        loss = ce
-        zloss = torch.zeros_like(ce)
-    return loss, log_prob, zloss, lse32.to(input.dtype)
-
-
-# 64 MiB of float32: above glibc's largest mmap threshold (32 MiB), so each block's buffers
-# go back to the system when freed instead of fragmenting the heap.
-_LSE_BLOCK_ELEMENTS = 1 << 24
-
-
-def _logsumexp_float32(input):
-    """logsumexp over the classes in float32, a block of rows at a time: a float32 copy of the
-    whole input (twice the logits in bf16/fp16), plus exp's temporary of the same size, would be
-    the forward's peak."""
-    rows = max(1, _LSE_BLOCK_ELEMENTS // input.shape[1])
-    lse = torch.empty(input.shape[0], dtype=torch.float32, device=input.device)
-    for i in range(0, input.shape[0], rows):
-        torch.logsumexp(input[i:i + rows].float(), dim=-1, out=lse[i:i + rows])
-    return lse
+    return _api.cross_entropy_loss(input.contiguous(), target, weight, reduction, ignore_index,
+                                   label_smoothing, lse_square_scale_for_zloss)
 
 
 @_fwd_op.register_fake

@@ -3,8 +3,8 @@
 // Tensors cross this boundary as plain descriptors
 //     (data_ptr: int, dtype: str, shape: tuple[int], strides_in_elements: tuple[int])
 // so that torch is never a build dependency. The binding wraps the caller's buffers
-// in aclTensors (no copies), runs aclnnXentCrossEntropyLossGradGetWorkspaceSize and
-// aclnnXentCrossEntropyLossGrad with the GIL released, and maps a failed aclnn status
+// in aclTensors (no copies), runs the two phases of aclnnXentCrossEntropyLossGrad (or
+// of the forward, aclnnXentCrossEntropyLoss) with the GIL released, and maps a failed aclnn status
 // to a Python exception carrying ascend-xent's message (xent_last_error_message()).
 //
 // This file is common to both builds of the module. Where the workspace and the stream
@@ -42,6 +42,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
 #include "ascend_xent/launch_info.h"
@@ -201,11 +202,13 @@ private:
     uint64_t bytes_ = 0;
 };
 
+using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
 // Frees an executor whose phase 2 will not run with a workspace: phase 2 frees its
 // executor on every path and, given no workspace, returns before launching anything.
 // (The CANN build has no other way to free one; its refusal message goes to stderr there.)
-void dispose_executor(aclOpExecutor* executor) {
-    (void)aclnnXentCrossEntropyLossGrad(nullptr, 0, executor, nullptr);
+void dispose_executor(Phase2 phase2, aclOpExecutor* executor) {
+    (void)phase2(nullptr, 0, executor, nullptr);
     (void)xent_last_error_message();  // drop the "workspace" refusal it reported
 }
 
@@ -216,25 +219,7 @@ struct RunResult {
     std::string error;    // a C++ exception's text, e.g. a simulator violation
 };
 
-// The columns [offset, offset + C) of a count-class vocabulary (the shard API); count 0:
-// the whole vocabulary (the vendor API).
-struct ClassShard {
-    int64_t offset = 0, count = 0;
-};
-
-void run_grad(py::object gradLoss, py::object logProb, py::object target, py::object weight,
-              py::object gradZloss, py::object lseForZloss, const std::string& reduction,
-              int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
-              py::object out, py::object launch, const ClassShard& shard) {
-    auto dGrad = parse_desc(gradLoss, "grad_loss");
-    auto dLogProb = parse_desc(logProb, "log_prob");
-    auto dTarget = parse_desc(target, "target");
-    auto dWeight = parse_desc(weight, "weight");
-    auto dGradZ = parse_desc(gradZloss, "grad_zloss");
-    auto dLse = parse_desc(lseForZloss, "lse_for_zloss");
-    auto dOut = parse_desc(out, "out");
-    if (!dGrad || !dLogProb || !dTarget || !dOut)
-        throw py::value_error("grad_loss, log_prob, target and out are required");
+void check_launch_argument(const py::object& launch) {
     if (launch.is_none() && !xent_py::binding_may_own_workspace())
         throw py::value_error(
             "launch: this build of ascend_xent launches on an NPU (CANN) asynchronously; pass "
@@ -242,21 +227,15 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
             "and the stream to run on (ascend_xent does this for torch_npu tensors)");
     if (!launch.is_none() && !PyCallable_Check(launch.ptr()))
         throw py::type_error("launch: expected None or a callable(workspace_bytes) -> (workspace_ptr, stream)");
+}
 
-    // The caller's buffers are used as they are (no copies). In the simulator build,
-    // op_host registers memory that is not aclrtMalloc'd as simulator GM for the
-    // launch's duration.
-    TensorPtr tGrad = make_tensor(dGrad, "grad_loss");
-    TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
-    TensorPtr tTarget = make_tensor(dTarget, "target");
-    TensorPtr tWeight = make_tensor(dWeight, "weight");
-    TensorPtr tGradZ = make_tensor(dGradZ, "grad_zloss");
-    TensorPtr tLse = make_tensor(dLse, "lse_for_zloss");
-    TensorPtr tOut = make_tensor(dOut, "out");
-
-    std::vector<char> red(reduction.begin(), reduction.end());
-    red.push_back('\0');
-
+// Both phases of one operator, with the GIL released while they run: phase1(&wsSize,
+// &executor) returns its status (its API is named phase1Name in errors); then the
+// workspace and the stream, from the caller's launch callback (with the GIL) or the
+// binding's own; then phase 2, which frees the executor.
+template <class Phase1>
+void run_phases(const char* phase1Name, const Phase1& phase1, const char* phase2Name, Phase2 phase2,
+                const py::object& launch) {
     RunResult r;
     double wall = 0.0;
     uint64_t wsSize = 0;
@@ -267,20 +246,9 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         try {
-            if (shard.count == 0) {
-                r.status = aclnnXentCrossEntropyLossGradGetWorkspaceSize(
-                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
-                    red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), &wsSize,
-                    &executor);
-            } else {
-                r.status = aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
-                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(),
-                    red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss, shard.offset,
-                    shard.count, tOut.get(), &wsSize, &executor);
-            }
+            r.status = phase1(&wsSize, &executor);
             if (r.status != ACLNN_SUCCESS) {
-                r.phase = shard.count == 0 ? "aclnnXentCrossEntropyLossGradGetWorkspaceSize"
-                                           : "aclnnXentCrossEntropyLossGradShardGetWorkspaceSize";
+                r.phase = phase1Name;
                 r.message = failure_message();
             }
         } catch (const std::exception& e) {
@@ -306,7 +274,7 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
                 throw py::value_error("launch: returned a null workspace for " + std::to_string(wsSize) +
                                       " bytes");
         } catch (...) {
-            dispose_executor(executor);
+            dispose_executor(phase2, executor);
             throw;
         }
     }
@@ -320,15 +288,15 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
                 static thread_local ThreadWorkspace owned;
                 workspace = owned.get(wsSize);
                 if (workspace == nullptr) {
-                    dispose_executor(executor);
+                    dispose_executor(phase2, executor);
                     throw std::runtime_error("allocating a " + std::to_string(wsSize) +
                                              "-byte workspace failed");
                 }
             }
-            r.status = aclnnXentCrossEntropyLossGrad(workspace, wsSize, executor, stream);  // frees executor
+            r.status = phase2(workspace, wsSize, executor, stream);  // frees executor
             wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             if (r.status != ACLNN_SUCCESS) {
-                r.phase = "aclnnXentCrossEntropyLossGrad";
+                r.phase = phase2Name;
                 r.message = failure_message();
             } else {
                 xent_py::record_launch(wall);
@@ -340,6 +308,56 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
     }
     if (!r.error.empty()) throw std::runtime_error(r.error);
     if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status, r.message);
+}
+
+// The columns [offset, offset + C) of a count-class vocabulary (the shard API); count 0:
+// the whole vocabulary (the vendor API).
+struct ClassShard {
+    int64_t offset = 0, count = 0;
+};
+
+void run_grad(py::object gradLoss, py::object logProb, py::object target, py::object weight,
+              py::object gradZloss, py::object lseForZloss, const std::string& reduction,
+              int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
+              py::object out, py::object launch, const ClassShard& shard) {
+    auto dGrad = parse_desc(gradLoss, "grad_loss");
+    auto dLogProb = parse_desc(logProb, "log_prob");
+    auto dTarget = parse_desc(target, "target");
+    auto dWeight = parse_desc(weight, "weight");
+    auto dGradZ = parse_desc(gradZloss, "grad_zloss");
+    auto dLse = parse_desc(lseForZloss, "lse_for_zloss");
+    auto dOut = parse_desc(out, "out");
+    if (!dGrad || !dLogProb || !dTarget || !dOut)
+        throw py::value_error("grad_loss, log_prob, target and out are required");
+    check_launch_argument(launch);
+
+    // The caller's buffers are used as they are (no copies). In the simulator build,
+    // op_host registers memory that is not aclrtMalloc'd as simulator GM for the
+    // launch's duration.
+    TensorPtr tGrad = make_tensor(dGrad, "grad_loss");
+    TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
+    TensorPtr tTarget = make_tensor(dTarget, "target");
+    TensorPtr tWeight = make_tensor(dWeight, "weight");
+    TensorPtr tGradZ = make_tensor(dGradZ, "grad_zloss");
+    TensorPtr tLse = make_tensor(dLse, "lse_for_zloss");
+    TensorPtr tOut = make_tensor(dOut, "out");
+
+    std::vector<char> red(reduction.begin(), reduction.end());
+    red.push_back('\0');
+    const bool whole = shard.count == 0;
+    run_phases(
+        whole ? "aclnnXentCrossEntropyLossGradGetWorkspaceSize" : "aclnnXentCrossEntropyLossGradShardGetWorkspaceSize",
+        [&](uint64_t* wsSize, aclOpExecutor** executor) {
+            if (whole)
+                return aclnnXentCrossEntropyLossGradGetWorkspaceSize(
+                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(), red.data(),
+                    ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), wsSize, executor);
+            return aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
+                tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(), red.data(),
+                ignoreIndex, labelSmoothing, lseSquareScaleForZloss, shard.offset, shard.count, tOut.get(), wsSize,
+                executor);
+        },
+        "aclnnXentCrossEntropyLossGrad", &aclnnXentCrossEntropyLossGrad, launch);
 }
 
 void cross_entropy_loss_grad(py::object gradLoss, py::object logProb, py::object target,
@@ -360,6 +378,39 @@ void cross_entropy_loss_grad_shard(py::object gradLoss, py::object logProb, py::
     if (classCount < 1) throw py::value_error("class_count: expected >= 1, got " + std::to_string(classCount));
     run_grad(gradLoss, logProb, target, weight, gradZloss, lseForZloss, reduction, ignoreIndex,
              labelSmoothing, lseSquareScaleForZloss, out, launch, ClassShard{classOffset, classCount});
+}
+
+void cross_entropy_loss(py::object input, py::object target, py::object weight, const std::string& reduction,
+                        int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, py::object loss,
+                        py::object logProb, py::object zloss, py::object lseForZloss, py::object launch) {
+    auto dInput = parse_desc(input, "input");
+    auto dTarget = parse_desc(target, "target");
+    auto dWeight = parse_desc(weight, "weight");
+    auto dLoss = parse_desc(loss, "loss");
+    auto dLogProb = parse_desc(logProb, "log_prob");
+    auto dZloss = parse_desc(zloss, "zloss");
+    auto dLse = parse_desc(lseForZloss, "lse_for_zloss");
+    if (!dInput || !dTarget || !dLoss || !dLogProb || !dZloss || !dLse)
+        throw py::value_error("input, target, loss, log_prob, zloss and lse_for_zloss are required");
+    check_launch_argument(launch);
+    TensorPtr tInput = make_tensor(dInput, "input");
+    TensorPtr tTarget = make_tensor(dTarget, "target");
+    TensorPtr tWeight = make_tensor(dWeight, "weight");
+    TensorPtr tLoss = make_tensor(dLoss, "loss");
+    TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
+    TensorPtr tZloss = make_tensor(dZloss, "zloss");
+    TensorPtr tLse = make_tensor(dLse, "lse_for_zloss");
+    std::vector<char> red(reduction.begin(), reduction.end());
+    red.push_back('\0');
+    run_phases(
+        "aclnnXentCrossEntropyLossGetWorkspaceSize",
+        [&](uint64_t* wsSize, aclOpExecutor** executor) {
+            return aclnnXentCrossEntropyLossGetWorkspaceSize(
+                tInput.get(), tTarget.get(), tWeight.get(), red.data(), ignoreIndex, labelSmoothing,
+                lseSquareScaleForZloss, lseSquareScaleForZloss != 0.0, tLoss.get(), tLogProb.get(), tZloss.get(),
+                tLse.get(), wsSize, executor);
+        },
+        "aclnnXentCrossEntropyLoss", &aclnnXentCrossEntropyLoss, launch);
 }
 
 py::dict build_info() {
@@ -438,7 +489,7 @@ py::object first_bad_target(uintptr_t addr, uint32_t itemBytes, int64_t n, int64
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
-    m.doc() = "ascend_xent native module: CrossEntropyLossGrad (aclnn two-phase API)";
+    m.doc() = "ascend_xent native module: CrossEntropyLoss and CrossEntropyLossGrad (aclnn two-phase APIs)";
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {
@@ -464,6 +515,12 @@ PYBIND11_MODULE(_C, m) {
           "aclnnXentCrossEntropyLossGradShard: cross_entropy_loss_grad of the columns "
           "[class_offset, class_offset + C) of a class_count-class vocabulary (weight: the whole "
           "vocabulary's (class_count,); log_prob: the shard minus the whole row's logsumexp).");
+    m.def("cross_entropy_loss", &cross_entropy_loss, py::arg("input"), py::arg("target"), py::arg("weight"),
+          py::arg("reduction"), py::arg("ignore_index"), py::arg("label_smoothing"),
+          py::arg("lse_square_scale_for_zloss"), py::arg("loss"), py::arg("log_prob"), py::arg("zloss"),
+          py::arg("lse_for_zloss"), py::arg("launch") = py::none(),
+          "Run aclnnXentCrossEntropyLoss (the forward) over descriptor tuples, writing loss, log_prob, "
+          "zloss and lse_for_zloss; launch as for cross_entropy_loss_grad.");
     m.def("build_info", &build_info);
     m.def("advise_huge_pages", &advise_huge_pages, py::arg("addr"), py::arg("bytes"),
           "madvise(MADV_HUGEPAGE) on the 2 MiB-aligned interior of a fresh host buffer the package owns.");

@@ -221,3 +221,21 @@ XTEST(memory_freed_between_the_phases) {
     XCHECK(std::string(aclGetRecentErrMsg()).find("lseForZlossOut: its device memory was freed") != std::string::npos);
     aclrtFree(ws);
 }
+
+// An empty view's strides do not matter (NumPy gives a (0, C) array strides (0, 0)).
+XTEST(empty_input_with_zero_strides) {
+    Fixture f;
+    const int64_t shape[] = {0, 6}, strides[] = {0, 0}, rows[] = {0}, rowStride[] = {0};
+    aclTensor* input = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, f.input.data());
+    aclTensor* target = aclCreateTensor(rows, 1, ACL_INT64, rowStride, 0, ACL_FORMAT_ND, rows, 1, f.target.data());
+    aclTensor* logProb = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, f.logProb.data());
+    aclTensor* lse = aclCreateTensor(rows, 1, ACL_FLOAT, rowStride, 0, ACL_FORMAT_ND, rows, 1, f.lse.data());
+    Call c = Valid(f);
+    c.input = input;
+    c.target = target;
+    c.logProb = logProb;
+    c.lse = lse;
+    c.weight = nullptr;
+    ExpectOk(c);
+    for (aclTensor* t : {input, target, logProb, lse}) aclDestroyTensor(t);
+}
