@@ -191,3 +191,13 @@ XTEST(bitwise_stable_over_cores) {
         ascend_sim::set_threads(0);
     }
 }
+
+// A vocabulary of 2^20 + 3 classes: 16 or more column tiles per row, the weight too large
+// to stay in UB whole (its columns are loaded per tile for the weighted smoothing).
+XTEST(huge_class_count) {
+    const int64_t c = (int64_t(1) << 20) + 3;
+    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+        const Options o = Opts("mean", true, 0.1, 1e-4);
+        ExpectMatches(RandomProblem(2, c, o, 12), o, dt, xtest_util::Name(dt));
+    }
+}
