@@ -199,3 +199,24 @@ def test_native_layer_messages_use_python_names():
     x, t, _w = _inputs(2, 6)
     with pytest.raises(ValueError, match=r"^label_smoothing: label_smoothing = 1e-45 is out of range"):
         ax.cross_entropy_loss(x, t, label_smoothing=1e-45)
+
+
+# --------------------------------------------------------------------------------------
+# Random shapes and options (hypothesis), against the golden
+# --------------------------------------------------------------------------------------
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@hypothesis.settings(max_examples=60, deadline=None, derandomize=True,
+                     suppress_health_check=[hypothesis.HealthCheck.too_slow])
+@hypothesis.given(n=st.integers(0, 70), c=st.integers(1, 700), dtype=st.sampled_from(DTYPES),
+                  reduction=st.sampled_from(["mean", "sum", "none"]), weighted=st.booleans(),
+                  ls=st.sampled_from([0.0, 0.05, 0.5, 1.0]), z=st.sampled_from([0.0, 1e-3]),
+                  target_dtype=st.sampled_from([np.int32, np.int64]), ii=st.sampled_from([-100, 0, -1, 3]),
+                  seed=st.integers(0, 2**16))
+def test_random_cases(n, c, dtype, reduction, weighted, ls, z, target_dtype, ii, seed):
+    x, t, w = _inputs(n, c, dtype, seed=seed, ignore_index=ii, target_dtype=target_dtype)
+    w = w if weighted else None
+    out = ax.cross_entropy_loss(x, t, w, reduction, ii, ls, z)
+    _check_against_golden(out, x, t, w, reduction, ii, ls, z, dtype, f"{n}x{c} {dtype} {reduction}")
