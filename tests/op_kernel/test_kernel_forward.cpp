@@ -4,6 +4,7 @@
 // bitwise determinism over SoC profiles, core and host-thread counts.
 #include <cmath>
 
+#include "ascend_xent/launch_info.h"
 #include "forward_test_util.h"
 #include "xtest.h"
 
@@ -199,5 +200,30 @@ XTEST(huge_class_count) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
         const Options o = Opts("mean", true, 0.1, 1e-4);
         ExpectMatches(RandomProblem(2, c, o, 12), o, dt, xtest_util::Name(dt));
+    }
+}
+
+// GM traffic (ascend_sim::last_launch_stats): whole rows read the logits once, column
+// tiles twice; logProb is written once. The rest is O(N + C): targets, weight, per-row
+// results and the mean's per-row arrays.
+XTEST(traffic_one_read_when_a_row_fits_two_otherwise) {
+    struct Case {
+        int64_t n, c;
+        aclDataType dt;
+        int reads;
+    };
+    for (const Case& k : {Case{512, 4000, ACL_BF16, 1}, Case{300, 9000, ACL_FLOAT, 1}, Case{6, 70000, ACL_BF16, 2}}) {
+        const Options o = Opts("mean", false, 0.1, 1e-3);
+        const RunResult r = Run(RandomProblem(k.n, k.c, o, 2), o, k.dt, ACL_INT64);
+        XCHECK_EQ(r.status, ACLNN_SUCCESS);
+        const ascend_sim::LaunchStats st = ascend_sim::last_launch_stats();
+        const ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
+        const uint64_t elems = uint64_t(k.n) * uint64_t(k.c), eb = aclDataTypeSize(k.dt);
+        XCHECK_EQ(info.mode, std::string(k.reads == 1 ? "whole_rows" : "column_tiles"));
+        XCHECK_EQ(info.minTrafficBytes, elems * 2 * eb);
+        const uint64_t small = uint64_t(k.n) * 64 + uint64_t(k.c) * 4 + 65536;
+        XCHECK(st.total.gmReadBytes >= elems * eb * uint64_t(k.reads));
+        XCHECK(st.total.gmReadBytes <= elems * eb * uint64_t(k.reads) + small);
+        XCHECK(st.total.gmWriteBytes >= elems * eb && st.total.gmWriteBytes <= elems * eb + small);
     }
 }
