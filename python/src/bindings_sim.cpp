@@ -88,9 +88,6 @@ py::dict profile_dict(const ascend_sim::SocProfile& p) {
     d["ub_bytes"] = p.ubBytes;
     d["lib_api_workspace_bytes"] = p.libApiWorkspaceBytes;
     d["l2_bytes"] = p.l2Bytes;
-    d["hbm_bytes_per_sec"] = p.hbmBytesPerSec;
-    d["clock_hz"] = p.clockHz;
-    d["vector_bytes_per_cycle"] = p.vectorBytesPerCycle;
     return d;
 }
 

@@ -15,17 +15,15 @@ constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 std::vector<SocProfile> make_profiles() {
     // UB: 192 KiB less the 8 KiB API reserve (2201); 248 KiB = ASC_UB_SIZE (3510).
-    // hbmBytesPerSec / clockHz / vectorBytesPerCycle are assumptions for the
-    // performance model (docs/simulator.md), not measured figures.
     const uint64_t ubA2 = 192 * KiB - 8 * KiB;
     // L2: Ascend910B2.ini l2_size (hicann/runtime); 950: 128 MB (asc-devkit data_copy guide).
     const uint64_t l2A2 = 192 * MiB;
     return {
-        {"ascend910b", "Ascend910B2", 2201, 48, ubA2, 16 * MiB, l2A2, 1.6e12, 1.8e9, 256.0},
-        {"ascend910b3", "Ascend910B3", 2201, 40, ubA2, 16 * MiB, l2A2, 1.6e12, 1.8e9, 256.0},
-        {"ascend910b4", "Ascend910B4", 2201, 40, ubA2, 16 * MiB, l2A2, 0.8e12, 1.8e9, 256.0},
-        {"ascend910_93", "Ascend910_9392", 2201, 48, ubA2, 16 * MiB, l2A2, 1.6e12, 1.8e9, 256.0},
-        {"ascend950", "Ascend950", 3510, 64, 248 * KiB, 16 * MiB, 128 * MiB, 1.6e12, 1.8e9, 256.0},
+        {"ascend910b", "Ascend910B2", 2201, 48, ubA2, 16 * MiB, l2A2},
+        {"ascend910b3", "Ascend910B3", 2201, 40, ubA2, 16 * MiB, l2A2},
+        {"ascend910b4", "Ascend910B4", 2201, 40, ubA2, 16 * MiB, l2A2},
+        {"ascend910_93", "Ascend910_9392", 2201, 48, ubA2, 16 * MiB, l2A2},
+        {"ascend950", "Ascend950", 3510, 64, 248 * KiB, 16 * MiB, 128 * MiB},
     };
 }
 

@@ -64,10 +64,10 @@ def run(args) -> int:
     print(f"  SoC profile    {cur['name']} ({cur['soc_version']}), {cur['vector_cores']} vector cores, "
           f"host threads {info['host_threads']}")
     print("  profiles:")
-    print(f"    {'name':<14}{'SOC_VERSION':<16}{'arch':>6}{'cores':>7}{'UB KiB':>8}{'HBM GB/s':>10}")
+    print(f"    {'name':<14}{'SOC_VERSION':<16}{'arch':>6}{'cores':>7}{'UB KiB':>8}{'L2 MiB':>8}")
     for p in info["profiles"]:
         print(f"    {p['name']:<14}{p['soc_version']:<16}{p['npu_arch']:>6}{p['vector_cores']:>7}"
-              f"{p['ub_bytes'] // 1024:>8}{p['hbm_bytes_per_sec'] / 1e9:>10.0f}")
+              f"{p['ub_bytes'] // 1024:>8}{p['l2_bytes'] >> 20:>8}")
     print("  select with ASCEND_XENT_SOC / ASCEND_XENT_CORES / ASCEND_XENT_THREADS or "
           "ascend_xent.set_soc / set_cores / set_threads")
     return 0

@@ -1,7 +1,8 @@
 // The L2 cache hints of a GlobalTensor (kernel_utils_macros.h: CacheMode,
 // CacheRwMode). On 2201 the hint only changes which alias of the address the
 // DMA uses (CACHE_MODE_DISABLE, when L2_CACHE_HINT is built in); the same bytes
-// are read and written, so the simulator records it and nothing else.
+// are read and written, so the checks ignore it; the timing model's L2 does not
+// allocate what a CACHE_MODE_DISABLE read misses (docs/timing_model.md).
 #pragma once
 
 namespace AscendC {

@@ -23,9 +23,6 @@ struct SocProfile {
     uint64_t ubBytes;                // UB below TMP_UB_OFFSET (the APIs' scratch above it on the device): what a tiling plans with; InitBuffer may use 8 KiB more
     uint64_t libApiWorkspaceBytes;   // GetLibApiWorkSpaceSize(): 16 MiB
     uint64_t l2Bytes;                // the L2 cache (GetCoreMemSize(L2))
-    double hbmBytesPerSec;           // performance-model figures; several are
-    double clockHz;                  // assumptions, see docs/simulator.md
-    double vectorBytesPerCycle;
 };
 
 const std::vector<SocProfile>& profiles();
