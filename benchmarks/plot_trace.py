@@ -1,7 +1,7 @@
 """Draws a timing-model trace (ASCEND_XENT_TRACE) as a PNG: one row per pipe of each of
 the first few blocks, a bar per instruction, so that the gaps where a pipe waits show.
 
-    python benchmarks/plot_trace.py trace.json trace.png [--blocks 2] [--until-us 30]
+    python benchmarks/plot_trace.py trace.json trace.png [--blocks 0,47] [--until-us 30]
 
 Perfetto (ui.perfetto.dev) or chrome://tracing open the same file interactively.
 """
@@ -22,14 +22,14 @@ def load(path):
     return names, bars
 
 
-def plot(trace, png, blocks=2, until_us=None):
+def plot(trace, png, blocks=(0, 1), until_us=None):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     names, bars = load(trace)
-    rows = sorted(k for k in names if k[0] < blocks)
+    rows = sorted(k for k in names if k[0] in blocks)
     index = {k: i for i, k in enumerate(rows)}
     fig, ax = plt.subplots(figsize=(12, 0.45 * len(rows) + 1.2))
     for e in bars:
@@ -53,10 +53,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("trace")
     p.add_argument("png")
-    p.add_argument("--blocks", type=int, default=2, help="blocks to draw (default 2)")
+    p.add_argument("--blocks", default="0,1", help="the blocks to draw, comma-separated (default 0,1)")
     p.add_argument("--until-us", type=float, default=None, help="draw only the first microseconds")
     a = p.parse_args(argv)
-    plot(a.trace, a.png, a.blocks, a.until_us)
+    plot(a.trace, a.png, tuple(int(b) for b in a.blocks.split(",")), a.until_us)
 
 
 if __name__ == "__main__":
