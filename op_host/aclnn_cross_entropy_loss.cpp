@@ -110,7 +110,7 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLoss(void* workspace, uint64_t works
                       "workspaceSize " + std::to_string(workspaceSize) + " is smaller than the " +
                           std::to_string(e->tiling.workspaceBytes) + " bytes phase 1 asked for");
     if (!workspace) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase2, "workspace is null");
-    const std::string freed = FreedSincePhase1(LaunchTensors(e->args), kPhase1, kPhase2);
+    const std::string freed = FreedSincePhase1(LaunchTensors(e->args), workspace, kPhase1, kPhase2);
     if (!freed.empty()) return Report(ACLNN_ERR_PARAM_INVALID, kPhase2, freed);
 
     ForwardLaunchArgs la;

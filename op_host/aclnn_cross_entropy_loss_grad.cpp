@@ -127,7 +127,7 @@ extern "C" aclnnStatus aclnnXentCrossEntropyLossGrad(void* workspace, uint64_t w
                           std::to_string(e->tiling.workspaceBytes) + " bytes phase 1 asked for");
     if (!workspace) return Report(ACLNN_ERR_PARAM_NULLPTR, kPhase2, "workspace is null");
     const bool zloss = t.hasZloss != 0;
-    const std::string freed = FreedSincePhase1(LaunchTensors(e->args, zloss), kPhase1, kPhase2);
+    const std::string freed = FreedSincePhase1(LaunchTensors(e->args, zloss), workspace, kPhase1, kPhase2);
     if (!freed.empty()) return Report(ACLNN_ERR_PARAM_INVALID, kPhase2, freed);
 
     LaunchArgs la;

@@ -4,4 +4,5 @@
 
 namespace xent {
 uint64_t DeviceAllocationOf(const void*, uint64_t) { return 0; }
+bool IsFreedDeviceMemory(const void*) { return false; }
 }  // namespace xent

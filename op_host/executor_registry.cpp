@@ -1,29 +1,32 @@
 #include "executor_registry.h"
 
+#include <cstdint>
 #include <mutex>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"  // ACLNN_* status codes
 
 namespace xent {
 namespace {
 std::mutex g_mutex;
-std::unordered_set<const ExecutorBase*> g_live;
+std::unordered_map<uintptr_t, std::unique_ptr<ExecutorBase>> g_live;  // by handle
+uintptr_t g_lastHandle = 0;                                          // under g_mutex
 }  // namespace
 
 aclOpExecutor* RegisterExecutor(std::unique_ptr<ExecutorBase> e) {
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_live.insert(e.get());
-    return reinterpret_cast<aclOpExecutor*>(e.release());
+    const uintptr_t handle = ++g_lastHandle;
+    g_live.emplace(handle, std::move(e));
+    return reinterpret_cast<aclOpExecutor*>(handle);
 }
 
 std::unique_ptr<ExecutorBase> TakeExecutorIf(aclOpExecutor* x, bool (*match)(const ExecutorBase*)) {
-    const auto* e = reinterpret_cast<const ExecutorBase*>(x);
     std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = g_live.find(e);
-    if (it == g_live.end() || !match(*it)) return nullptr;
+    auto it = g_live.find(reinterpret_cast<uintptr_t>(x));
+    if (it == g_live.end() || !match(it->second.get())) return nullptr;
+    std::unique_ptr<ExecutorBase> e = std::move(it->second);
     g_live.erase(it);
-    return std::unique_ptr<ExecutorBase>(const_cast<ExecutorBase*>(e));
+    return e;
 }
 
 }  // namespace xent

@@ -1,6 +1,8 @@
 // The live executors of both two-phase APIs: phase 1 registers one, phase 2 (or
 // aclDestroyAclOpExecutor) takes it out exactly once, so a used, freed or foreign
-// pointer is refused instead of being dereferenced.
+// handle is refused instead of being dereferenced. A handle is a number never handed
+// out twice, not the executor's address: a used executor's handle stays refused even
+// when a later executor is allocated where it was.
 #pragma once
 #include <memory>
 

@@ -190,12 +190,16 @@ void RecordAllocations(const std::vector<NamedTensor>& tensors) {
     for (const NamedTensor& t : tensors) t.arg->allocation = DeviceAllocationOf(t.arg->data, t.arg->bytes);
 }
 
-std::string FreedSincePhase1(const std::vector<NamedTensor>& tensors, const char* phase1, const char* phase2) {
+std::string FreedSincePhase1(const std::vector<NamedTensor>& tensors, const void* workspace, const char* phase1,
+                             const char* phase2) {
     for (const NamedTensor& t : tensors) {
         if (t.arg->allocation == 0 || DeviceAllocationOf(t.arg->data, t.arg->bytes) == t.arg->allocation) continue;
         return std::string(t.name) + ": its device memory was freed (aclrtFree) after " + phase1 +
                "; every tensor's memory must stay allocated until " + phase2 + " returns";
     }
+    if (IsFreedDeviceMemory(workspace))  // the launch would write the tiling into it first
+        return std::string("workspace: its device memory was freed (aclrtFree) and not allocated again; the "
+                           "workspace must stay allocated until ") + phase2 + " returns";
     return {};
 }
 

@@ -56,13 +56,15 @@ void CheckZlossScale(double lseSquareScaleForZloss);
 // The class count's limit and labelSmoothing / C as a float32 factor.
 void CheckClassCount(int64_t c, const char* tensor, const std::vector<int64_t>& dims, double labelSmoothing);
 
-// Phase 1 records each tensor's device allocation; phase 2 refuses a tensor whose
-// memory was freed (or reallocated) in between: "" or the message naming it.
+// Phase 1 records each tensor's device allocation; phase 2 refuses, before anything
+// is written, a tensor whose memory was freed (or reallocated) in between, or a
+// workspace in freed device memory: "" or the message naming it.
 struct NamedTensor {
     TensorArg* arg;
     const char* name;
 };
 void RecordAllocations(const std::vector<NamedTensor>& tensors);
-std::string FreedSincePhase1(const std::vector<NamedTensor>& tensors, const char* phase1, const char* phase2);
+std::string FreedSincePhase1(const std::vector<NamedTensor>& tensors, const void* workspace, const char* phase1,
+                             const char* phase2);
 
 }  // namespace xent

@@ -18,4 +18,8 @@ bool IsDeviceMemory(const void* p, size_t bytes);
 // means its memory was freed, even if a later aclrtMalloc reuses the address.
 uint64_t DeviceAllocationOf(const void* p, size_t bytes);
 
+// True when p lies in a block aclrtFree freed that no aclrtMalloc has handed out
+// again (the most recent kMaxFreedBlocks distinct blocks are remembered).
+bool IsFreedDeviceMemory(const void* p);
+
 }  // namespace acl_compat

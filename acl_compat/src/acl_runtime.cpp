@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -30,6 +31,11 @@ struct Allocation {
 };
 std::mutex g_mutex;
 std::map<const char*, Allocation> g_device;  // live aclrtMalloc allocations by start
+// Blocks aclrtFree freed (start -> bytes) that no aclrtMalloc has handed out again: a
+// workspace there would be written after its free. Bounded: beyond kMaxFreedBlocks the
+// lowest is forgotten.
+constexpr size_t kMaxFreedBlocks = 4096;
+std::map<const char*, size_t> g_freed;
 uint64_t g_lastId = 0;                       // under g_mutex
 std::atomic<bool> g_initialized{false};
 
@@ -90,6 +96,15 @@ uint64_t DeviceAllocationOf(const void* p, size_t bytes) {
 }
 
 bool IsDeviceMemory(const void* p, size_t bytes) { return DeviceAllocationOf(p, bytes) != 0; }
+
+bool IsFreedDeviceMemory(const void* p) {
+    const char* c = static_cast<const char*>(p);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_freed.upper_bound(c);
+    if (it == g_freed.begin()) return false;
+    --it;
+    return size_t(c - it->first) < it->second;
+}
 }  // namespace acl_compat
 
 extern "C" {
@@ -197,7 +212,12 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (!p) return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
     {
         std::lock_guard<std::mutex> lock(g_mutex);
-        g_device[static_cast<const char*>(p)] = Allocation{size, id};
+        const char* lo = static_cast<const char*>(p);
+        g_device[lo] = Allocation{size, id};
+        // Freed blocks this one overlaps are live memory again.
+        auto it = g_freed.upper_bound(lo);
+        if (it != g_freed.begin() && size_t(lo - std::prev(it)->first) < std::prev(it)->second) --it;
+        while (it != g_freed.end() && it->first < lo + size) it = g_freed.erase(it);
     }
     *devPtr = p;
     return ACL_SUCCESS;
@@ -209,6 +229,8 @@ aclError aclrtFree(void* devPtr) {
         std::lock_guard<std::mutex> lock(g_mutex);
         auto it = g_device.find(static_cast<const char*>(devPtr));
         if (it == g_device.end()) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: not an aclrtMalloc pointer");
+        g_freed[it->first] = it->second.bytes;
+        if (g_freed.size() > kMaxFreedBlocks) g_freed.erase(g_freed.begin());
         g_device.erase(it);
     }
     try {

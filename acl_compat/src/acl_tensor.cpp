@@ -29,6 +29,19 @@ aclTensor* FailNull(const std::string& msg) {
     return nullptr;
 }
 
+// The aclFormat codes acl_base.h defines. A caller's code is read as an int first: an
+// enum variable holding a value outside the enumeration is undefined behaviour.
+bool KnownFormat(int code) {
+    switch (code) {
+        case ACL_FORMAT_UNDEFINED: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_ND:
+        case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_HWCN: case ACL_FORMAT_NDHWC:
+        case ACL_FORMAT_FRACTAL_NZ: case ACL_FORMAT_NCDHW: case ACL_FORMAT_NC: case ACL_FORMAT_NCL:
+            return true;
+        default:
+            return false;
+    }
+}
+
 int64_t* CopyOut(const std::vector<int64_t>& v) {
     int64_t* out = new int64_t[v.empty() ? 1 : v.size()];
     for (size_t i = 0; i < v.size(); ++i) out[i] = v[i];
@@ -47,6 +60,10 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     if (storageDimsNum > 0 && !storageDims) return FailNull("storageDims is null");
     if (aclDataTypeSize(dataType) == 0) return FailNull("unsupported dataType " + std::to_string(int(dataType)));
     if (offset < 0) return FailNull("offset must be >= 0");
+    int formatCode;
+    static_assert(sizeof formatCode == sizeof format, "aclFormat is an int");
+    std::memcpy(&formatCode, &format, sizeof formatCode);
+    if (!KnownFormat(formatCode)) return FailNull("unknown format " + std::to_string(formatCode));
     auto* t = new aclTensor;
     t->viewDims.assign(viewDims, viewDims + viewDimsNum);
     for (int64_t d : t->viewDims)
@@ -59,7 +76,11 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     if (stride) {
         t->strides.assign(stride, stride + viewDimsNum);
     } else {
-        for (int64_t i = int64_t(viewDimsNum) - 2; i >= 0; --i) t->strides[i] = t->strides[i + 1] * t->viewDims[i + 1];
+        for (int64_t i = int64_t(viewDimsNum) - 2; i >= 0; --i)
+            if (__builtin_mul_overflow(t->strides[i + 1], t->viewDims[i + 1], &t->strides[i])) {
+                delete t;
+                return FailNull("the contiguous strides of viewDims (stride is null) overflow int64");
+            }
     }
     t->storageDims.assign(storageDims, storageDims + storageDimsNum);
     t->offset = offset;

@@ -1,8 +1,8 @@
 // Inputs at the edges of what the two-phase API can check: a storage shape of no
-// dimensions (storageDimsNum 0), device memory freed between the phases, and
-// options whose float32 factor (2 * lseSquareScaleForZloss, labelSmoothing / C)
-// would be subnormal or infinite. Each is refused with a message naming the
-// argument, and out is not written.
+// dimensions (storageDimsNum 0), device memory (a tensor's or the workspace) freed
+// between the phases, a stale executor handle, and options whose float32 factor
+// (2 * lseSquareScaleForZloss, labelSmoothing / C) would be subnormal or infinite.
+// Each is refused with a message naming the argument, and out is not written.
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -184,4 +184,54 @@ XTEST(option_factors_outside_float32) {
     }
     a.ls = 8 * double(FLT_MIN);
     XCHECK_EQ(RunBoth(a), ACLNN_SUCCESS);
+}
+
+// An executor handle is good for one phase 2 only, also when a later phase 1 makes
+// an executor that could sit at the freed one's address: the stale handle is refused
+// and the new executor still runs its own problem.
+XTEST(stale_executor_after_a_new_phase_1) {
+    Fixture f;
+    Args a = Valid(f);
+    uint64_t ws = 0;
+    aclOpExecutor* first = nullptr;
+    XCHECK_EQ(Phase1(a, &ws, &first), ACLNN_SUCCESS);
+    XCHECK_EQ(Phase2(ws, first), ACLNN_SUCCESS);
+    for (int round = 0; round < 4; ++round) {
+        aclOpExecutor* next = nullptr;
+        XCHECK_EQ(Phase1(a, &ws, &next), ACLNN_SUCCESS);
+        f.out.Set(std::vector<double>(N * C, 7.0));
+        XCHECK_EQ(Phase2(ws, first), ACLNN_ERR_PARAM_INVALID);
+        XCHECK(MessageHas({"executor was already used"}));
+        XCHECK(f.OutUntouched());
+        XCHECK_EQ(aclDestroyAclOpExecutor(first), ACLNN_ERR_PARAM_INVALID);
+        XCHECK_EQ(Phase2(ws, next), ACLNN_SUCCESS);
+        XCHECK(!f.OutUntouched());
+        first = next;
+    }
+}
+
+// A workspace whose device memory was freed before phase 2 is refused before anything
+// is written to it; nothing is launched and the executor is freed (single use).
+XTEST(workspace_freed_before_phase_2) {
+    Fixture f;
+    Args a = Valid(f);
+    uint64_t ws = 0;
+    aclOpExecutor* exec = nullptr;
+    XCHECK_EQ(Phase1(a, &ws, &exec), ACLNN_SUCCESS);
+    XCHECK(ws > 0);
+    void* w = nullptr;
+    XCHECK_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    XCHECK_EQ(aclrtFree(w), ACL_SUCCESS);
+    XCHECK_EQ(aclnnCrossEntropyLossGrad(w, ws, exec, nullptr), ACLNN_ERR_PARAM_INVALID);
+    if (!MessageHas({"workspace", "freed (aclrtFree)"}))
+        xtest::fail(__FILE__, __LINE__, std::string("\"") + aclGetRecentErrMsg() + "\"");
+    XCHECK(f.OutUntouched());
+    XCHECK_EQ(aclDestroyAclOpExecutor(exec), ACLNN_ERR_PARAM_INVALID);
+    // Device memory allocated again at that address is live again: accepted.
+    XCHECK_EQ(Phase1(a, &ws, &exec), ACLNN_SUCCESS);
+    void* again = nullptr;
+    XCHECK_EQ(aclrtMalloc(&again, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    XCHECK_EQ(aclnnCrossEntropyLossGrad(again, ws, exec, nullptr), ACLNN_SUCCESS);
+    XCHECK(!f.OutUntouched());
+    aclrtFree(again);
 }
