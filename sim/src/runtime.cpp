@@ -15,6 +15,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <pthread.h>
 #if defined(__SSE__)
 #include <immintrin.h>
@@ -95,6 +97,8 @@ struct HeldStore {
 // work. Every submitted task gets a thread of its own at once (an idle one or a
 // new one), as a fresh std::thread would: concurrent launches from several
 // caller threads never wait for each other. Idle threads beyond kMaxIdle exit.
+// A thread that cannot be created (EAGAIN under a process or address-space limit)
+// makes submit throw with its task withdrawn: nothing runs it later.
 class BlockThreads {
 public:
     static BlockThreads& get() {
@@ -112,7 +116,12 @@ public:
             cv_.notify_one();
             return;
         }
-        std::thread([this] { work(); }).detach();
+        try {
+            std::thread([this] { work(); }).detach();
+        } catch (...) {
+            tasks_.pop_back();  // still ours: no thread takes a task while mu_ is held
+            throw;
+        }
     }
 
 private:
@@ -461,7 +470,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     ctx.endedSyncs.assign(blockDim, 0);
 
     std::atomic<uint32_t> next{0};  // pool mode: the next block to run (outlives the tasks)
-    const uint32_t tasks = std::min(L.threads, blockDim);
+    uint32_t tasks = std::min(L.threads, blockDim);  // under doneMu once a task runs
     uint32_t finished = 0;
     std::mutex doneMu;
     std::condition_variable doneCv;
@@ -469,6 +478,21 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     auto finish = [&] {
         std::lock_guard<std::mutex> lk(doneMu);
         if (++finished == tasks) doneCv.notify_all();
+    };
+    // Submits `count` copies of `task`; when a host thread cannot be created, the launch
+    // goes on with the tasks that started (`tasks` counts them, plus `inline_` run by
+    // the calling thread), which then run every block: the frame they use is waited for.
+    std::string threadError;
+    auto start = [&](uint32_t count, uint32_t inline_, const std::function<void()>& task) {
+        uint32_t started = 0;
+        try {
+            for (; started < count; ++started) BlockThreads::get().submit(task);
+        } catch (const std::exception& e) {
+            threadError = e.what();
+        }
+        std::lock_guard<std::mutex> lk(doneMu);
+        tasks = started + inline_;
+        if (started < count) L.threads = tasks;  // the launch statistics say how many ran it
     };
     if (L.fiberMode) {
         ctx.fibers.reserve(blockDim);
@@ -488,22 +512,23 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
         for (uint32_t i = 0; i < blockDim; ++i) L.runnable.push_back(i);
         // The calling thread is one of the host threads (blocks run on fiber stacks,
         // so its own stack size does not matter): a one-block launch wakes no thread.
-        for (uint32_t w = 1; w < tasks; ++w)
-            BlockThreads::get().submit([&] {
-                run_fibers(L, ctx);
-                finish();
-            });
+        start(tasks - 1, 1, [&] {
+            run_fibers(L, ctx);
+            finish();
+        });
         run_fibers(L, ctx);
         finish();
     } else {
-        for (uint32_t w = 0; w < tasks; ++w)
-            BlockThreads::get().submit([&] {
-                {
-                    HeldStore store(ctx.ubBytes);
-                    for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, *store.s, body);
-                }
-                finish();
-            });
+        start(tasks, 0, [&] {
+            {
+                HeldStore store(ctx.ubBytes);
+                for (uint32_t i; (i = next.fetch_add(1)) < blockDim;) run_block(ctx, i, *store.s, body);
+            }
+            finish();
+        });
+        if (tasks == 0)  // nothing started, nothing to wait for
+            throw std::runtime_error("[ascend_sim] run_kernel: no host thread could be created to run the " +
+                                     std::to_string(blockDim) + " blocks of " + L.name + " (" + threadError + ")");
     }
     {
         std::unique_lock<std::mutex> lk(doneMu);

@@ -34,6 +34,61 @@ def test_env_selects_soc_and_cores():
     assert r.stdout.split() == [other, "5"]
 
 
+_THREAD_LIMIT_CHILD = """
+import resource, sys
+import numpy as np
+import ascend_xent as ax
+rng = np.random.default_rng(0)
+N, C = 2048, 3001
+x = rng.standard_normal((N, C), dtype=np.float32)
+lp = (x - np.log(np.exp(x).sum(1, keepdims=True))).astype(np.float32)
+t = rng.integers(0, C, N)
+ref = ax.golden.cross_entropy_loss_grad(1.0, lp, t, None, None, None, "mean", -100, 0.0, 0.0)
+out = np.empty_like(lp)
+ax.set_threads(1)
+ax.cross_entropy_loss_grad(1.0, lp, t, out=out)  # everything but the host threads allocated
+vm = int([l for l in open("/proc/self/status") if l.startswith("VmSize")][0].split()[1]) * 1024
+ax.set_threads(48)
+for headroom_mib in (32, 64, 128):
+    out[:] = 0
+    resource.setrlimit(resource.RLIMIT_AS, (vm + (headroom_mib << 20), resource.RLIM_INFINITY))
+    try:
+        ax.cross_entropy_loss_grad(1.0, lp, t, out=out)
+        err = None
+    except Exception as e:
+        err = e
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    if err is None:
+        ok = ax.golden.compare(out, ref)["ok"]
+        print("ok" if ok else "WRONG", ax.last_launch_stats()["host_threads"], flush=True)
+    else:
+        print("error", type(err).__name__, str(err).replace(chr(10), " "), flush=True)
+"""
+
+
+@pytest.mark.requires_sim
+def test_host_threads_that_cannot_be_created():
+    """An address-space limit leaves room for a few of 48 host threads (8 MiB stacks) and
+    little else: the launch runs on the threads that started, with the right result, or
+    raises; it never leaves started threads running the blocks of a launch that has
+    returned (which crashed the process)."""
+    def limits():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))  # the threads' stack size
+
+    r = subprocess.run([sys.executable, "-c", _THREAD_LIMIT_CHILD], capture_output=True, text=True,
+                       timeout=300, preexec_fn=limits)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == 3, r.stdout
+    ran = [int(line.split()[1]) for line in lines if line.startswith("ok ")]
+    errors = [line for line in lines if line.startswith("error ")]
+    assert len(ran) + len(errors) == 3, r.stdout  # no WRONG result
+    assert all("thread" in e or "MemoryError" in e or "bad_alloc" in e for e in errors), errors
+    assert ran and min(ran) < 48, r.stdout  # the limit did stop some threads
+
+
 @pytest.mark.requires_sim
 def test_set_soc_none_restores_default():
     before = ax.current_profile()["name"]
