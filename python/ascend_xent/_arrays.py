@@ -24,7 +24,12 @@ class _NumpyLib:
 
     @staticmethod
     def coerce(x, name):
+        """``x`` as an array the kernel can read as it is; a TypeError naming ``name`` if not."""
         if isinstance(x, np.ndarray):
+            if not x.dtype.isnative:  # the kernel reads raw bytes: '>f4' would be garbage
+                raise TypeError(f"{name}: expected native byte order, got dtype {x.dtype.str!r} "
+                                f"({x.dtype.name} stored byte-swapped); convert it with "
+                                f"x.astype(x.dtype.newbyteorder('='))")
             return x
         if _is_torch_tensor(x):
             raise TypeError(f"{name}: got a torch tensor, but log_prob is a NumPy array; "
@@ -106,12 +111,22 @@ class _TorchLib:
         return isinstance(x, self.torch.Tensor)
 
     def coerce(self, x, name):
+        """``x`` as a tensor the kernel can read as it is; a TypeError naming ``name`` if not."""
         if isinstance(x, self.torch.Tensor):
+            self.check_dense(x, name)
+            if x.is_neg():  # the kernel reads raw memory, which holds -x
+                raise TypeError(f"{name}: a negated view (torch._neg_view) is not read through its "
+                                f"negative bit; pass {name}.resolve_neg()")
             return x
         if isinstance(x, np.ndarray):
             raise TypeError(f"{name}: got a NumPy array, but log_prob is a torch tensor; "
                             "pass all tensor arguments as torch tensors or all as NumPy arrays")
         raise TypeError(f"{name}: expected a torch.Tensor, got {type(x).__name__}")
+
+    def check_dense(self, x, name) -> None:
+        if x.layout != self.torch.strided:
+            raise TypeError(f"{name}: expected a dense (strided) tensor, got layout "
+                            f"{str(x.layout).replace('torch.', '')}; convert it with .to_dense()")
 
     @staticmethod
     def dtype(x) -> str:

@@ -47,11 +47,19 @@ def check_reduction(reduction) -> str:
         raise TypeError(f"reduction: expected one of 'mean', 'sum', 'none' (a str), "
                         f"got {type(reduction).__name__}")
     if reduction not in REDUCTIONS:
-        raise ValueError(f"reduction: expected one of 'mean', 'sum', 'none', got {reduction!r}")
+        raise ValueError(f"reduction: expected one of 'mean', 'sum', 'none', got {short_repr(reduction)}")
     return reduction
 
 
+def is_symbolic(x) -> bool:
+    """A torch.SymInt/SymFloat: a number traced symbolically by torch.compile(dynamic=True)."""
+    t = type(x)
+    return t.__name__ in ("SymInt", "SymFloat") and t.__module__.startswith("torch")
+
+
 def check_ignore_index(ignore_index) -> int:
+    if is_symbolic(ignore_index) and type(ignore_index).__name__ == "SymInt":
+        return ignore_index  # its value is checked when the compiled code runs it eagerly
     if type(ignore_index) is not int and (isinstance(ignore_index, (bool, np.bool_))
                                           or not isinstance(ignore_index, numbers.Integral)):
         raise TypeError(f"ignore_index: expected an int, got {type(ignore_index).__name__}")
@@ -71,11 +79,43 @@ def _require_float32_weight(lib, w64, w32) -> None:
                          f"float32, where it would become {float(w32[i])!r})")
 
 
+def short_repr(x, limit: int = 80) -> str:
+    """repr(x) cut to ``limit`` characters: a message must not echo a huge argument."""
+    r = repr(x)
+    return r if len(r) <= limit else f"{r[:limit - 25]}... ({len(r)} characters)"
+
+
+def _as_float(value, name: str, expected: str) -> float:
+    """float(value), with an integer too large for a float (10**400) a ValueError naming ``name``."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name}: expected {expected}, got a number too large for a float "
+                         f"(about 2**{abs(int(value)).bit_length()})") from None
+
+
+def check_weight(lib, weight, c: int, expected_shape: str, check_values: bool):
+    """weight: (C,) of a floating dtype, returned as a contiguous float32 array; a float64 value
+    that float32 cannot hold is refused (with ``check_values``)."""
+    weight = lib.coerce(weight, "weight")
+    wdt = lib.dtype(weight)
+    if wdt not in FLOAT_DTYPES + ("float64",):
+        raise TypeError(f"weight: expected a floating dtype (used as float32), got {wdt}")
+    if lib.shape(weight) != (c,):
+        raise ValueError(f"weight: expected {expected_shape}, got {lib.shape(weight)}")
+    if wdt != "float32" or not lib.is_contiguous(weight):
+        with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
+            wide, weight = weight, lib.astype(weight, "float32")
+        if wdt == "float64" and check_values and lib.device(wide) != "meta":
+            _require_float32_weight(lib, wide, weight)
+    return weight
+
+
 def check_label_smoothing(label_smoothing) -> float:
     if not is_number(label_smoothing):
         raise TypeError(f"label_smoothing: expected a float in [0, 1], "
                         f"got {type(label_smoothing).__name__}")
-    v = float(label_smoothing)
+    v = _as_float(label_smoothing, "label_smoothing", "a float in [0, 1]")
     if not (0.0 <= v <= 1.0):
         raise ValueError(f"label_smoothing: expected a float in [0, 1], got {v!r}")
     return v
@@ -85,8 +125,8 @@ def check_zloss_scale(scale) -> float:
     if not is_number(scale):
         raise TypeError("lse_square_scale_for_zloss: expected a finite float >= 0, "
                         f"got {type(scale).__name__}")
-    v = float(scale)
-    if not (math.isfinite(v) and v >= 0.0):
+    v = _as_float(scale, "lse_square_scale_for_zloss", "a finite float >= 0")
+    if not (0.0 <= v < math.inf):  # a comparison, not math.isfinite: torch.compile traces it
         raise ValueError(f"lse_square_scale_for_zloss: expected a finite float >= 0, got {v!r}")
     return v
 
@@ -129,18 +169,8 @@ def _weight(lib, weight, c, what, same_device, check_values):
     """None, or the (C,) class weights as a contiguous float32 array."""
     if weight is None:
         return None
-    weight = lib.coerce(weight, "weight")
+    weight = check_weight(lib, weight, c, f"shape (C,) = ({c},) to match {what}", check_values)
     same_device(weight, "weight")
-    wdt = lib.dtype(weight)
-    if wdt not in FLOAT_DTYPES + ("float64",):
-        raise TypeError(f"weight: expected a floating dtype (used as float32), got {wdt}")
-    if lib.shape(weight) != (c,):
-        raise ValueError(f"weight: expected shape (C,) = ({c},) to match {what}, got {lib.shape(weight)}")
-    if wdt != "float32" or not lib.is_contiguous(weight):
-        with np.errstate(over="ignore"):  # reported below as a ValueError naming the entry
-            wide, weight = weight, lib.astype(weight, "float32")
-        if wdt == "float64" and check_values and lib.device(wide) != "meta":
-            _require_float32_weight(lib, wide, weight)
     return weight
 
 
@@ -251,9 +281,10 @@ def _upstream(lib, value, name, reduction, n, dtype, like):
         if reduction == "none":
             raise ValueError(f"{name}: expected an array of shape (N,) = ({n},) under "
                              f"reduction='none', got a Python number")
+        v = _as_float(value, name, "a number or an array")
         if lib.kind == "torch":
-            return lib.scalar(float(value), dtype, device=like.device)
-        return lib.scalar(float(value), dtype)
+            return lib.scalar(v, dtype, device=like.device)
+        return lib.scalar(v, dtype)
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name}: expected a number or an array, got bool")
     a = lib.coerce(value, name)
@@ -280,6 +311,7 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
     for fake/meta tensors under torch.compile.
     """
     lib = lib_for(log_prob)
+    log_prob = lib.coerce(log_prob, "log_prob")
     reduction = check_reduction(reduction)
     ignore_index = check_ignore_index(ignore_index)
     label_smoothing = check_label_smoothing(label_smoothing)
@@ -324,6 +356,7 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
         if not lib.is_array(out):
             raise TypeError(f"out: expected a {'torch.Tensor' if lib.kind == 'torch' else 'NumPy array'}"
                             f" like log_prob, got {type(out).__name__}")
+        out = lib.coerce(out, "out")
         same_device(out, "out")
         odt = lib.dtype(out)
         if odt != dtype:
@@ -350,6 +383,15 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
                 raise ValueError(f"out: must not overlap {nm}" + (
                     " other than being log_prob exactly (same data pointer, shape and strides: "
                     "the gradient in place)" if nm == "log_prob" else ""))
+
+    elif lib.kind == "torch":
+        # The result is computed outside autograd: a graph through it would silently stop here.
+        for nm, arr in (("grad_loss", grad_loss), ("log_prob", log_prob), ("grad_zloss", grad_zloss),
+                        ("lse_for_zloss", lse_for_zloss), ("weight", weight)):
+            if arr is not None and lib.records_grad(arr):
+                raise RuntimeError(f"{nm}: cross_entropy_loss_grad() is not differentiable (the result would "
+                                   f"have no grad_fn), but {nm} requires grad; call it under torch.no_grad() "
+                                   "or pass detached tensors")
 
     if check_values:
         _check_target_values(lib, target, n, c, ignore_index, device)

@@ -7,12 +7,16 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from . import _checks
+from . import _arrays, _checks
 
 
 def check_forward(input, target, weight, reduction, ignore_index, label_smoothing, scale):
     if not isinstance(input, Tensor):
         raise TypeError(f"input: expected a torch.Tensor of shape (N, C), got {type(input).__name__}")
+    torch_lib = _arrays.lib_for(input)
+    for name, t in (("input", input), ("target", target), ("weight", weight)):
+        if isinstance(t, Tensor):
+            torch_lib.check_dense(t, name)
     _checks.check_reduction(reduction)
     _checks.check_ignore_index(ignore_index)
     _checks.check_label_smoothing(label_smoothing)

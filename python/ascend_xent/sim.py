@@ -118,10 +118,13 @@ def timing_params(soc: str) -> dict:
     return dict(native().timing_params(soc))
 
 
+_UINT32_MAX = 2**32 - 1  # the simulator's counts are uint32
+
+
 def _check_count(n, name):
     import numbers
 
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"{name}: expected an int >= 0, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"{name}: expected an int >= 0, got {n}")
+    if not 0 <= n <= _UINT32_MAX:
+        raise ValueError(f"{name}: expected an int in [0, {_UINT32_MAX}], got {n}")

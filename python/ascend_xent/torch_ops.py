@@ -80,9 +80,20 @@ def _grad_in_place(grad_loss: Tensor, log_prob: Tensor, target: Tensor,
                     lse_for_zloss: Optional[Tensor] = None, reduction: str = "mean",
                     ignore_index: int = -100, label_smoothing: float = 0.0,
                     lse_square_scale_for_zloss: float = 0.0) -> None:
+    _check_not_recorded(log_prob)
     _api.cross_entropy_loss_grad(grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,
                                  reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss,
                                  out=log_prob)
+
+
+def _check_not_recorded(log_prob) -> None:
+    # Below the dispatcher's autograd layer grad mode always reads off, so this refuses a log_prob
+    # that requires grad also under torch.no_grad(): autograd cannot record the overwrite (a leaf
+    # would be changed behind its back, a graph through log_prob would go on as if it held
+    # log-probabilities), and log_prob.detach() shares its memory.
+    if isinstance(log_prob, Tensor) and log_prob.requires_grad:
+        raise RuntimeError("log_prob: cross_entropy_loss_grad_ overwrites log_prob, which requires grad; "
+                           "autograd cannot record that: pass log_prob.detach() (the same memory)")
 
 
 _grad_inplace_op = torch.library.custom_op("ascend_xent::cross_entropy_loss_grad_", _grad_in_place,
@@ -91,8 +102,9 @@ _grad_inplace_op.register_kernel(_PRIVATEUSE1)(_grad_in_place)
 
 
 @_grad_inplace_op.register_fake
-def _grad_inplace_fake(*args, **kwargs):
-    _checks.prepare(*args, **kwargs, check_values=False)
+def _grad_inplace_fake(grad_loss, log_prob, *args, **kwargs):
+    _check_not_recorded(log_prob)
+    _checks.prepare(grad_loss, log_prob, *args, **kwargs, check_values=False)
 
 
 # --------------------------------------------------------------------------------------

@@ -469,9 +469,13 @@ py::object first_bad_target(uintptr_t addr, uint32_t itemBytes, int64_t n, int64
     int64_t bad = -1, value = 0;
     {
         py::gil_scoped_release release;
-        auto scan = [&](const auto* t) {
+        // Loads through memcpy: a NumPy or torch buffer may be unaligned (refused later, by
+        // the aclnn checks, with a message naming target), and reading it is still defined.
+        auto scan = [&](auto item) {
+            const char* t = reinterpret_cast<const char*>(addr);
             for (int64_t i = 0; i < n; ++i) {
-                const int64_t v = int64_t(t[i]);
+                std::memcpy(&item, t + i * sizeof item, sizeof item);
+                const int64_t v = int64_t(item);
                 if (v != ignoreIndex && (v < 0 || v >= c)) {
                     bad = i;
                     value = v;
@@ -479,8 +483,8 @@ py::object first_bad_target(uintptr_t addr, uint32_t itemBytes, int64_t n, int64
                 }
             }
         };
-        if (itemBytes == 4) scan(reinterpret_cast<const int32_t*>(addr));
-        else scan(reinterpret_cast<const int64_t*>(addr));
+        if (itemBytes == 4) scan(int32_t{});
+        else scan(int64_t{});
     }
     if (bad < 0) return py::none();
     return py::make_tuple(bad, value);

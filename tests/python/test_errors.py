@@ -131,8 +131,11 @@ def test_sim_api_errors():
         ax.set_soc("no-such-soc")
     with pytest.raises(TypeError, match="name"):
         ax.set_soc(3)
-    with pytest.raises(ValueError, match="n: expected an int >= 0"):
-        ax.set_cores(-1)
+    for bad in (-1, 2**32, 2**63):
+        with pytest.raises(ValueError, match=r"^n: expected an int in \[0, 4294967295\], got "):
+            ax.set_cores(bad)
+        with pytest.raises(ValueError, match=r"^n: expected an int in \[0, 4294967295\], got "):
+            ax.set_threads(bad)
     with pytest.raises(TypeError, match="n: expected an int"):
         ax.set_threads(1.5)
     assert ax.current_profile()["name"]
@@ -165,3 +168,21 @@ def test_native_errors_name_the_python_argument(case, exc, words):
         call(*descs)
     for w in words:
         assert w in str(ei.value), (w, str(ei.value))
+
+
+@pytest.mark.requires_sim
+def test_numbers_too_large_for_a_float_name_the_argument():
+    kw = make_case(4, 5, "float32", reduction="mean", zloss="on", seed=0)
+    for arg in ("grad_loss", "grad_zloss", "label_smoothing", "lse_square_scale_for_zloss"):
+        with pytest.raises(ValueError, match=rf"^{arg}: expected .*, got a number too large for a float "
+                                             r"\(about 2\*\*1329\)"):
+            ax.cross_entropy_loss_grad(**dict(kw, **{arg: 10**400}))
+
+
+@pytest.mark.requires_sim
+def test_messages_do_not_echo_a_huge_argument():
+    kw = make_case(4, 5, "float32", seed=0)
+    with pytest.raises(ValueError) as ei:
+        ax.cross_entropy_loss_grad(**dict(kw, reduction="x" * (1 << 20)))
+    assert str(ei.value).startswith("reduction: expected one of 'mean', 'sum', 'none', got 'xxx")
+    assert str((1 << 20) + 2) in str(ei.value) and len(str(ei.value)) < 200

@@ -56,3 +56,19 @@ def test_argument_errors():
     bad[3] = c
     with pytest.raises(ValueError, match=r"target\[3\] = 400 is outside \[0, 400\)"):
         cross_entropy_loss_grad_shard(grad, shard, bad, class_offset=0, class_count=c)
+
+
+def test_weight_checked_as_in_the_unsharded_call():
+    grad, log_prob, target, weight, _ = problem(torch.float32, "mean")
+    shard = log_prob[:, :300].contiguous()
+    c = log_prob.shape[1]
+    with pytest.raises(TypeError, match="^weight: expected a floating dtype"):
+        cross_entropy_loss_grad_shard(grad, shard, target, weight.long(), class_offset=0, class_count=c)
+    huge = weight.double()
+    huge[7] = 1e300
+    with pytest.raises(ValueError, match=r"^weight: weight\[7\] = 1e\+300 does not fit float32"):
+        cross_entropy_loss_grad_shard(grad, shard, target, huge, class_offset=0, class_count=c)
+    # A float64 weight that fits is the float32 one.
+    got = cross_entropy_loss_grad_shard(grad, shard, target, weight.double(), class_offset=0, class_count=c)
+    want = cross_entropy_loss_grad_shard(grad, shard, target, weight, class_offset=0, class_count=c)
+    assert torch.equal(got, want)

@@ -47,6 +47,36 @@ def test_weight_that_requires_grad_is_refused_as_by_f_cross_entropy():
         torch.testing.assert_close(ax.cross_entropy(x, t, w), F.cross_entropy(x, t, w))
 
 
+def test_kernel_call_on_tensors_that_require_grad_is_refused():
+    """cross_entropy_loss_grad itself is not differentiable: called where autograd records,
+    its result would silently have no grad_fn."""
+    x, t, w = _case()
+    log_prob = torch.log_softmax(x.clone().requires_grad_(), dim=1)
+    g = torch.tensor(1.0, device=DEVICE)
+    with pytest.raises(RuntimeError, match="^log_prob: cross_entropy_loss_grad\\(\\) is not differentiable"):
+        ax.cross_entropy_loss_grad(g, log_prob, t)
+    with pytest.raises(RuntimeError, match="^grad_loss: "):
+        ax.cross_entropy_loss_grad(g.clone().requires_grad_(), log_prob.detach(), t)
+    with torch.no_grad():
+        got = ax.cross_entropy_loss_grad(g, log_prob, t)
+    torch.testing.assert_close(got, ax.cross_entropy_loss_grad(g, log_prob.detach(), t))
+
+
+def test_in_place_kernel_op_refuses_a_log_prob_that_requires_grad():
+    x, t, w = _case()
+    g = torch.tensor(1.0, device=DEVICE)
+    leaf = torch.log_softmax(x, dim=1).requires_grad_()
+    before = leaf.detach().clone()
+    for ctx in (torch.enable_grad, torch.no_grad):
+        with ctx(), pytest.raises(RuntimeError, match="^log_prob: cross_entropy_loss_grad_ overwrites log_prob, "
+                                                      "which requires grad"):
+            torch.ops.ascend_xent.cross_entropy_loss_grad_(g, leaf, t)
+        assert torch.equal(leaf.detach(), before)
+    # Its detached alias (the same memory) is written in place, as documented.
+    torch.ops.ascend_xent.cross_entropy_loss_grad_(g, leaf.detach(), t)
+    torch.testing.assert_close(leaf.detach(), ax.cross_entropy_loss_grad(g, before, t))
+
+
 # ----------------------------------------------------------------------------------------
 # autocast
 # ----------------------------------------------------------------------------------------
@@ -230,3 +260,19 @@ def test_k_dims_and_autocast_under_torch_compile():
         loss.backward()
         results.append((loss, xa.grad))
     torch.testing.assert_close(results[0], results[1])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_cross_entropy_under_torch_compile_dynamic(reduction):
+    """dynamic=True makes the Python int and float arguments symbolic (ignore_index a SymInt)."""
+    torch._dynamo.reset()
+    step = torch.compile(lambda a, b, ii, ls, z: ax.cross_entropy(a, b, ignore_index=ii, label_smoothing=ls,
+                                                                  lse_square_scale_for_zloss=z,
+                                                                  reduction=reduction),
+                         dynamic=True, fullgraph=True, backend="aot_eager")
+    for k, (n, ii, ls, z) in enumerate([(12, -100, 0.0, 0.0), (20, 3, 0.1, 1e-4), (7, -1, 0.2, 2e-4)]):
+        x, t, _ = _case(n=n, c=9, seed=k, ii=ii)
+        loss, grad = _grad(step, x, t, ii, ls, z)
+        ref, ref_grad = _grad(ax.cross_entropy, x, t, ignore_index=ii, label_smoothing=ls,
+                              lse_square_scale_for_zloss=z, reduction=reduction)
+        torch.testing.assert_close((loss, grad), (ref, ref_grad))

@@ -67,8 +67,9 @@ def test_out_with_an_input_that_requires_grad_is_refused(name):
     args[name] = args[name].clone().requires_grad_()
     with pytest.raises(RuntimeError, match=f"^{name}: .*but {name} requires grad"):
         ax.cross_entropy_loss_grad(args["grad_loss"], args["log_prob"], t, out=torch.empty_like(lp))
-    # Without out= the result is a new tensor outside autograd (accepted, as before).
-    assert not ax.cross_entropy_loss_grad(args["grad_loss"], args["log_prob"], t).requires_grad
+    # Without out= too: the result would be a new tensor outside autograd.
+    with pytest.raises(RuntimeError, match=f"^{name}: cross_entropy_loss_grad\\(\\) is not differentiable"):
+        ax.cross_entropy_loss_grad(args["grad_loss"], args["log_prob"], t)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
