@@ -5,7 +5,9 @@ the classes [offset_r, offset_r + C_r) (consecutive ranges in rank order, any wi
 >= 1). ``vocab_parallel_cross_entropy`` returns the loss of the whole (N, C) problem on
 every rank; its backward gives each rank the gradient of its own shard.
 
-Forward, per rank: one all_gather of (C_r, has weight) to find the offsets, one of the
+Forward, per rank: one all_gather of this rank's call (C_r, N, dtype, the options, whether
+there is a weight, the range and a checksum of the targets) to find the offsets and refuse,
+on every rank alike, ranks that disagree or a target out of range; one of the
 padded weight shards when there is a weight (O(C), so that every rank has w[t_i], W and
 sum_k w_k of the whole vocabulary), an all_reduce(MAX) of the row maxima and one
 all_reduce(SUM) of the (2 or 3, N) row sums: sum of exp, the target's logit (from the
@@ -23,7 +25,7 @@ import torch
 import torch.distributed as dist
 from torch import Tensor
 
-from . import _checks, _launch
+from . import _arrays, _checks, _launch, _torch_checks
 
 __all__ = ["vocab_parallel_cross_entropy", "cross_entropy_loss_grad_shard"]
 
@@ -60,10 +62,8 @@ def cross_entropy_loss_grad_shard(grad_loss, log_prob, target, weight=None, grad
     if weight is not None:
         if not isinstance(weight, Tensor):
             raise TypeError(f"weight: expected a torch.Tensor, got {type(weight).__name__}")
-        if tuple(weight.shape) != (class_count,):
-            raise ValueError(f"weight: expected the whole vocabulary's (class_count,) = ({class_count},), "
-                             f"got {tuple(weight.shape)}")
-        weight = weight.detach().to(torch.float32).contiguous()
+        weight = _checks.check_weight(p.lib, weight.detach(), class_count,
+                                      f"the whole vocabulary's (class_count,) = ({class_count},)", True)
     if p.out is None:
         p.out = p.lib.empty((p.n, p.c), p.dtype, like=log_prob)  # from the output cache, as the unsharded call
     p.weight = weight
@@ -73,6 +73,10 @@ def cross_entropy_loss_grad_shard(grad_loss, log_prob, target, weight=None, grad
 def _check_inputs(logits, target, weight):
     if not isinstance(logits, Tensor) or logits.dim() != 2:
         raise ValueError("logits: expected this rank's (N, C_r) shard as a 2-D torch.Tensor")
+    torch_lib = _arrays.lib_for(logits)
+    for name, t in (("logits", logits), ("target", target), ("weight", weight)):
+        if isinstance(t, Tensor):
+            torch_lib.check_dense(t, name)
     dt = str(logits.dtype).replace("torch.", "")
     if dt not in _checks.FLOAT_DTYPES:
         raise TypeError(f"logits: expected dtype float32, float16 or bfloat16, got {dt}")
@@ -87,24 +91,78 @@ def _check_inputs(logits, target, weight):
         if weight.dtype != logits.dtype:
             raise TypeError(f"weight: expected dtype {dt} (the dtype of logits, as in F.cross_entropy), "
                             f"got {weight.dtype}")
+    _torch_checks.check_weight_not_differentiable(weight)
 
 
-def _class_ranges(width: int, has_weight: bool, group, device) -> tuple[int, int, list[int]]:
-    """(this rank's offset, C, every rank's width), from one all_gather; a ValueError on every
-    rank alike (so none is left waiting in a collective) for an empty shard or a weight
-    given on some ranks only."""
+def _check_member(group) -> None:
+    if dist.get_rank(group) < 0:
+        raise ValueError(f"group: this process (global rank {dist.get_rank()}) is not a member of the group; "
+                         "call vocab_parallel_cross_entropy on the group's ranks only")
+
+
+# What every rank sends in the first all_gather, in this order; the ranks must agree on all
+# but the width.
+_CALL_FIELDS = ("width", "N", "dtype", "weight", "reduction", "ignore_index", "label_smoothing",
+                "lse_square_scale_for_zloss", "target checksum", "lowest target", "highest target")
+
+
+def _float_bits(v: float) -> int:
+    return int(torch.tensor(v, dtype=torch.float64).view(torch.int64))
+
+
+def _bits_float(b: int) -> float:
+    return float(torch.tensor(b, dtype=torch.int64).view(torch.float64))
+
+
+def _target_summary(t64: Tensor, live: Tensor) -> tuple[int, int, int]:
+    """(checksum, lowest, highest) of the targets not ignored ((0, 0, -1) if none): the checksum
+    is exact (terms below 2^30) so that it is the same on every rank whatever the summation
+    order, and catches targets that differ between ranks."""
+    n = t64.shape[0]
+    rows = torch.arange(n, device=t64.device).remainder(1021) + 1
+    checksum = int((t64.remainder(1000003) * rows).sum()) if n else 0
+    kept = t64[live]
+    if kept.numel() == 0:
+        return checksum, 0, -1
+    return checksum, int(kept.min()), int(kept.max())
+
+
+def _agree(logits: Tensor, t64: Tensor, live: Tensor, has_weight: bool, group, options) -> tuple[int, int, list[int]]:
+    """(this rank's offset, C, every rank's width), from one all_gather of every rank's call; a
+    ValueError on every rank alike (so none is left waiting in a collective) for an empty shard,
+    ranks that disagree (N, dtype, options, weight on some ranks only, targets) or a target
+    outside [0, C) that is not ignore_index."""
+    reduction, ignore_index, label_smoothing, scale = options
     world = dist.get_world_size(group)
-    mine = torch.tensor([width, int(has_weight)], dtype=torch.int64, device=device)
+    mine = torch.tensor([logits.shape[1], logits.shape[0], _checks.FLOAT_DTYPES.index(
+        str(logits.dtype).replace("torch.", "")), int(has_weight), _checks.REDUCTIONS.index(reduction),
+        ignore_index, _float_bits(label_smoothing), _float_bits(scale), *_target_summary(t64, live)],
+        dtype=torch.int64, device=logits.device)
     every = [torch.empty_like(mine) for _ in range(world)]
     dist.all_gather(every, mine, group=group)
-    widths = [int(t[0]) for t in every]
-    weights = {int(t[1]) for t in every}
+    table = torch.stack(every).cpu().tolist()
+    widths = [row[0] for row in table]
     if min(widths) < 1:
         raise ValueError(f"logits: every rank needs at least one class column; the widths are {widths}")
-    if len(weights) != 1:
-        raise ValueError("weight: given on some ranks of the group and not on others")
+    for k, field in enumerate(_CALL_FIELDS[1:9], start=1):
+        other = next((r for r, row in enumerate(table) if row[k] != table[0][k]), None)
+        if other is not None:
+            shown = {"N": lambda v: v, "dtype": lambda v: _checks.FLOAT_DTYPES[v], "weight": bool,
+                     "reduction": lambda v: repr(_checks.REDUCTIONS[v]), "ignore_index": lambda v: v,
+                     "label_smoothing": _bits_float, "lse_square_scale_for_zloss": _bits_float}.get(field)
+            name = {"N": "logits", "dtype": "logits", "target checksum": "target"}.get(field, field)
+            values = "" if shown is None else f": {shown(table[0][k])} and {shown(table[other][k])}"
+            raise ValueError(f"{name}: the ranks of the group disagree on the {field} (rank 0 and rank {other}"
+                             f"{values}); every rank must pass the same N, dtype, target, options and weight "
+                             "(present or not)")
     rank = dist.get_rank(group)
-    return sum(widths[:rank]), sum(widths), widths
+    classes = sum(widths)
+    if table[0][9] < 0 or table[0][10] >= classes:
+        bad = (live & ((t64 < 0) | (t64 >= classes))).nonzero()
+        i = int(bad[0, 0])
+        raise ValueError(f"target: target[{i}] = {int(t64[i])} is out of range [0, {classes}) "
+                         f"and is not ignore_index ({ignore_index})")
+    return sum(widths[:rank]), classes, widths
 
 
 def _gather_weight(weight: Tensor, widths: list[int], group) -> Tensor:
@@ -128,16 +186,18 @@ class _VocabParallelCrossEntropy(torch.autograd.Function):
     @staticmethod
     def forward(ctx, logits, target, weight, group, reduction, ignore_index, label_smoothing, scale):
         width = logits.shape[1]
-        offset, classes, widths = _class_ranges(width, weight is not None, group, logits.device)
+        t64 = target.long()
+        live = t64 != ignore_index
+        offset, classes, widths = _agree(logits, t64, live, weight is not None, group,
+                                         (reduction, ignore_index, label_smoothing, scale))
         full_weight = None if weight is None else _gather_weight(weight, widths, group)
 
-        copied = logits.dtype != torch.float32
-        x = logits.detach().float()  # fp32 shares the caller's memory: never modified in place
+        # Row-major (the kernel's log_prob is): a column-major shard is copied once, here.
+        x = logits.detach().float().contiguous()
+        copied = x.data_ptr() != logits.data_ptr()  # else the caller's memory: never modified in place
         row_max = x.amax(dim=1)
         dist.all_reduce(row_max, op=dist.ReduceOp.MAX, group=group)
 
-        t64 = target.long()
-        live = t64 != ignore_index
         local = t64 - offset
         mine = live & (local >= 0) & (local < width)
         picked = x.gather(1, local.clamp(0, width - 1).unsqueeze(1)).squeeze(1)
@@ -194,6 +254,7 @@ def vocab_parallel_cross_entropy(logits: Tensor, target: Tensor, *, group=None,
     the z-loss), equal on every rank. Differentiable in ``logits``: each rank's backward
     gives the gradient of its shard, with no collective. Every rank must call it.
     """
+    _check_member(group)
     reduction = _checks.check_reduction(reduction)
     ignore_index = _checks.check_ignore_index(ignore_index)
     label_smoothing = _checks.check_label_smoothing(label_smoothing)

@@ -75,3 +75,45 @@ def test_four_ranks_uneven_empty_rows_and_targetless_ranks():
         cases.append(dict(dtype="float32", reduction=red, weight=True, ls=0.1, z=1e-3, n=0,
                           ignore_index=-100, seed=300))
     assert not launch([1, 50, 7, 70], cases)
+
+
+def _refused(expect, **kw):
+    return dict(expect={"all": expect}, **kw)
+
+
+def test_two_ranks_refuse_alike_and_column_major_shards():
+    """Targets out of range and ranks that disagree (N, dtype, options, weight, targets) are a
+    ValueError on every rank, from the first all_gather (no rank left in a collective, no loss
+    that differs between ranks); a weight that requires grad and a rank outside the group are
+    refused before any collective. Column-major shards give the row-major result."""
+    c = 3 + 4
+    oob = ("ValueError", f"target: target[2] = {c} is out of range [0, {c}) and is not ignore_index (-100)")
+    neg = ("ValueError", "target: target[1] = -1 is out of range [0, 7)")
+    cases = [
+        _refused(oob, all_args=dict(target=[0, 1, c, 3, 4])),
+        _refused(oob, all_args=dict(target=[0, 1, c, 3, 4], weight=True, reduction="sum")),
+        _refused(neg, all_args=dict(target=[0, -1, 2, 3, 4], weight=True)),
+        _refused(("ValueError", "logits: the ranks of the group disagree on the N (rank 0 and rank 1: 5 and 6)"),
+                 rank_args={1: dict(n=6)}),
+        _refused(("ValueError", "logits: the ranks of the group disagree on the dtype (rank 0 and rank 1: float32 "
+                                "and float16)"), rank_args={1: dict(dtype=torch.float16)}),
+        _refused(("ValueError", "weight: the ranks of the group disagree on the weight"),
+                 rank_args={0: dict(weight=True)}),
+        _refused(("ValueError", "reduction: the ranks of the group disagree on the reduction (rank 0 and rank 1: "
+                                "'mean' and 'sum')"), rank_args={1: dict(reduction="sum")}),
+        _refused(("ValueError", "ignore_index: the ranks of the group disagree"), rank_args={1: dict(ignore_index=3)}),
+        _refused(("ValueError", "label_smoothing: the ranks of the group disagree on the label_smoothing (rank 0 "
+                                "and rank 1: 0.0 and 0.1)"), rank_args={1: dict(label_smoothing=0.1)}),
+        _refused(("ValueError", "lse_square_scale_for_zloss: the ranks of the group disagree"),
+                 rank_args={0: dict(lse_square_scale_for_zloss=1e-4)}),
+        _refused(("ValueError", "target: the ranks of the group disagree on the target checksum"),
+                 rank_args={1: dict(target=[0, 1, 2, 3, 5])}),
+        _refused(("RuntimeError", "weight: the function 'cross_entropy' is not differentiable"),
+                 all_args=dict(weight=True, weight_requires_grad=True)),
+        dict(expect={0: None, 1: ("ValueError", "group: this process (global rank 1) is not a member of the group")},
+             group_of_rank_0=True, all_args=dict(target=[0, 1, 2, 0, 1])),
+    ]
+    cases += [dict(dtype=dt, reduction=red, weight=True, ls=0.1, z=1e-3, n=24, ignore_index=-100, seed=50 + k,
+                   column_major=True)
+              for k, (dt, red) in enumerate(itertools.product(DTYPES, ("mean", "none")))]
+    assert not launch([3, 4], cases)

@@ -84,7 +84,10 @@ def run_case(case, widths, rank, group):
 
     ref_loss, ref_grad, up = reference(logits, target, weight, *args)
     lo = sum(widths[:rank])
-    mine = logits[:, lo: lo + widths[rank]].clone().requires_grad_(True)
+    mine = logits[:, lo: lo + widths[rank]].clone()
+    if case.get("column_major"):
+        mine = mine.t().contiguous().t()
+    mine.requires_grad_(True)
     loss = vp.vocab_parallel_cross_entropy(
         mine, target, group=group, weight=None if weight is None else weight[lo: lo + widths[rank]],
         reduction=args[0], ignore_index=ignore, label_smoothing=args[2], lse_square_scale_for_zloss=args[3])
@@ -106,6 +109,44 @@ def run_case(case, widths, rank, group):
     return errors
 
 
+def run_refused(case, widths, rank, group):
+    """A call every rank of the group must refuse with the same exception (no rank left waiting
+    in a collective): case["expect"] = (exception name, text the message starts with), and
+    case["rank_args"][rank] changes this rank's arguments. Checked against the reference
+    rank by rank (expect[rank], else expect["all"]; None: accepted), then a barrier shows that
+    every rank is still in step."""
+    import ascend_xent.parallel as vp
+
+    n, c = 5, sum(widths)
+    args = dict(n=n, dtype=torch.float32, weight=False, reduction="mean", ignore_index=-100,
+                label_smoothing=0.0, lse_square_scale_for_zloss=0.0, target=[0, 1, 2, 3, c - 1])
+    args.update(case.get("all_args", {}))
+    args.update(case.get("rank_args", {}).get(rank, {}))
+    gen = torch.Generator().manual_seed(1)
+    logits = torch.randn(args["n"], widths[rank], generator=gen).to(args["dtype"]).requires_grad_(True)
+    target = torch.tensor(args["target"][: args["n"]] + [0] * (args["n"] - len(args["target"])))
+    weight = None
+    if args["weight"]:
+        weight = torch.rand(widths[rank], generator=gen).to(args["dtype"]) + 0.5
+        weight.requires_grad_(args.get("weight_requires_grad", False))
+    if case.get("group_of_rank_0"):
+        group = dist.new_group([0])  # every rank creates it; rank 0 alone is a member
+    want = case["expect"].get(rank, case["expect"].get("all"))
+    errors = []
+    try:
+        vp.vocab_parallel_cross_entropy(logits, target, group=group, weight=weight, reduction=args["reduction"],
+                                        ignore_index=args["ignore_index"], label_smoothing=args["label_smoothing"],
+                                        lse_square_scale_for_zloss=args["lse_square_scale_for_zloss"])
+        if want is not None:
+            errors.append(f"accepted; expected {want[0]}: {want[1]}")
+    except Exception as e:
+        got = f"{type(e).__name__}: {e}"
+        if want is None or type(e).__name__ != want[0] or not str(e).startswith(want[1]):
+            errors.append(f"got {got!r}; expected {want}")
+    dist.barrier()
+    return errors
+
+
 def worker(rank, world, port, widths, cases, results):
     try:
         dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
@@ -113,7 +154,8 @@ def worker(rank, world, port, widths, cases, results):
         failures = []
         for case in cases:
             try:
-                for e in run_case(case, widths, rank, None):
+                run = run_refused if "expect" in case else run_case
+                for e in run(case, widths, rank, None):
                     failures.append(f"rank {rank} {case}: {e}")
             except Exception:
                 failures.append(f"rank {rank} {case}: {traceback.format_exc()}")
