@@ -107,7 +107,7 @@ _CALL_FIELDS = ("width", "N", "dtype", "weight", "reduction", "ignore_index", "l
 
 
 def _float_bits(v: float) -> int:
-    return int(torch.tensor(v, dtype=torch.float64).view(torch.int64))
+    return int(torch.tensor(v + 0.0, dtype=torch.float64).view(torch.int64))  # + 0.0: -0.0 is 0.0
 
 
 def _bits_float(b: int) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from . import _checks
 from ._native import native as _native
 
 __all__ = ["profiles", "current_profile", "set_soc", "set_auto_sync", "set_cores", "set_threads",
@@ -44,7 +45,8 @@ def set_soc(name: Optional[str]) -> None:
     if name is not None:
         known = [p["name"] for p in native().profiles()]
         if name not in known:
-            raise ValueError(f"name: unknown SoC profile {name!r}; expected one of {', '.join(known)}")
+            raise ValueError(f"name: unknown SoC profile {_checks.short_repr(name)}; "
+                             f"expected one of {', '.join(known)}")
     native().set_soc(name)
 
 

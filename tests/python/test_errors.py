@@ -186,3 +186,6 @@ def test_messages_do_not_echo_a_huge_argument():
         ax.cross_entropy_loss_grad(**dict(kw, reduction="x" * (1 << 20)))
     assert str(ei.value).startswith("reduction: expected one of 'mean', 'sum', 'none', got 'xxx")
     assert str((1 << 20) + 2) in str(ei.value) and len(str(ei.value)) < 200
+    with pytest.raises(ValueError) as ei:
+        ax.set_soc("y" * (1 << 20))
+    assert str(ei.value).startswith("name: unknown SoC profile 'yyy") and len(str(ei.value)) < 400

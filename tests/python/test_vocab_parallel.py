@@ -110,6 +110,7 @@ def test_two_ranks_refuse_alike_and_column_major_shards():
                  rank_args={1: dict(target=[0, 1, 2, 3, 5])}),
         _refused(("RuntimeError", "weight: the function 'cross_entropy' is not differentiable"),
                  all_args=dict(weight=True, weight_requires_grad=True)),
+        dict(expect={"all": None}, rank_args={1: dict(label_smoothing=-0.0)}),  # the same option as 0.0
         dict(expect={0: None, 1: ("ValueError", "group: this process (global rank 1) is not a member of the group")},
              group_of_rank_0=True, all_args=dict(target=[0, 1, 2, 0, 1])),
     ]
