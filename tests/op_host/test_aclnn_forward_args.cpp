@@ -239,3 +239,29 @@ XTEST(empty_input_with_zero_strides) {
     ExpectOk(c);
     for (aclTensor* t : {input, target, logProb, lse}) aclDestroyTensor(t);
 }
+
+// A workspace freed before phase 2 is refused before the launch writes to it; a used
+// executor's handle stays refused when a later phase 1 could reuse its address.
+XTEST(freed_workspace_and_stale_executor) {
+    Fixture f;
+    XCHECK_EQ(Phase1(Valid(f)), ACLNN_SUCCESS);
+    aclOpExecutor* exec = g_exec;
+    const uint64_t need = g_ws;
+    void* ws = nullptr;
+    XCHECK_EQ(aclrtMalloc(&ws, need, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    XCHECK_EQ(aclrtFree(ws), ACL_SUCCESS);
+    XCHECK_EQ(aclnnCrossEntropyLoss(ws, need, exec, nullptr), ACLNN_ERR_PARAM_INVALID);
+    XCHECK(std::string(aclGetRecentErrMsg()).find("workspace: its device memory was freed") != std::string::npos);
+    XCHECK_EQ(aclrtMalloc(&ws, need, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    XCHECK_EQ(Phase1(Valid(f)), ACLNN_SUCCESS);
+    aclOpExecutor* used = g_exec;
+    XCHECK_EQ(aclnnCrossEntropyLoss(ws, need, used, nullptr), ACLNN_SUCCESS);
+    for (int round = 0; round < 4; ++round) {
+        XCHECK_EQ(Phase1(Valid(f)), ACLNN_SUCCESS);
+        XCHECK_EQ(aclnnCrossEntropyLoss(ws, need, used, nullptr), ACLNN_ERR_PARAM_INVALID);
+        XCHECK(std::string(aclGetRecentErrMsg()).find("already used") != std::string::npos);
+        XCHECK_EQ(aclnnCrossEntropyLoss(ws, need, g_exec, nullptr), ACLNN_SUCCESS);
+        used = g_exec;
+    }
+    aclrtFree(ws);
+}
