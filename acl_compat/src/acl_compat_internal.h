@@ -18,8 +18,8 @@ bool IsDeviceMemory(const void* p, size_t bytes);
 // means its memory was freed, even if a later aclrtMalloc reuses the address.
 uint64_t DeviceAllocationOf(const void* p, size_t bytes);
 
-// True when p lies in a block aclrtFree freed that no aclrtMalloc has handed out
-// again (the most recent kMaxFreedBlocks distinct blocks are remembered).
+// True when p lies in a block aclrtFree freed recently (the last 64 blocks, up to 64
+// MiB, are held back from reuse, so such a p can be nothing else).
 bool IsFreedDeviceMemory(const void* p);
 
 }  // namespace acl_compat

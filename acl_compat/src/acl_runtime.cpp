@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -31,11 +31,14 @@ struct Allocation {
 };
 std::mutex g_mutex;
 std::map<const char*, Allocation> g_device;  // live aclrtMalloc allocations by start
-// Blocks aclrtFree freed (start -> bytes) that no aclrtMalloc has handed out again: a
-// workspace there would be written after its free. Bounded: beyond kMaxFreedBlocks the
-// lowest is forgotten.
-constexpr size_t kMaxFreedBlocks = 4096;
+// Blocks aclrtFree freed (start -> bytes), kept allocated for a while so that nothing
+// else can take their addresses: a workspace pointing there is certainly one written
+// after its free (IsFreedDeviceMemory). They are no longer GM; the oldest is released
+// once more than kQuarantineBlocks or kQuarantineBytes are held, and a larger block at once.
+constexpr size_t kQuarantineBlocks = 64, kQuarantineBytes = size_t(64) << 20;
 std::map<const char*, size_t> g_freed;
+std::deque<const char*> g_freedOrder;  // oldest first
+size_t g_freedBytes = 0;
 uint64_t g_lastId = 0;                       // under g_mutex
 std::atomic<bool> g_initialized{false};
 
@@ -212,12 +215,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
     if (!p) return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
     {
         std::lock_guard<std::mutex> lock(g_mutex);
-        const char* lo = static_cast<const char*>(p);
-        g_device[lo] = Allocation{size, id};
-        // Freed blocks this one overlaps are live memory again.
-        auto it = g_freed.upper_bound(lo);
-        if (it != g_freed.begin() && size_t(lo - std::prev(it)->first) < std::prev(it)->second) --it;
-        while (it != g_freed.end() && it->first < lo + size) it = g_freed.erase(it);
+        g_device[static_cast<const char*>(p)] = Allocation{size, id};
     }
     *devPtr = p;
     return ACL_SUCCESS;
@@ -225,19 +223,29 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
 
 aclError aclrtFree(void* devPtr) {
     if (!devPtr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
+    std::vector<const char*> release;
     {
         std::lock_guard<std::mutex> lock(g_mutex);
         auto it = g_device.find(static_cast<const char*>(devPtr));
         if (it == g_device.end()) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: not an aclrtMalloc pointer");
+        try {
+            ascend_sim::gm_retire(devPtr);
+        } catch (const std::exception& e) {
+            return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclrtFree: ") + e.what());
+        }
         g_freed[it->first] = it->second.bytes;
-        if (g_freed.size() > kMaxFreedBlocks) g_freed.erase(g_freed.begin());
+        g_freedOrder.push_back(it->first);
+        g_freedBytes += it->second.bytes;
         g_device.erase(it);
+        while (!g_freedOrder.empty() && (g_freedOrder.size() > kQuarantineBlocks || g_freedBytes > kQuarantineBytes)) {
+            const char* old = g_freedOrder.front();
+            g_freedOrder.pop_front();
+            g_freedBytes -= g_freed[old];
+            g_freed.erase(old);
+            release.push_back(old);
+        }
     }
-    try {
-        ascend_sim::gm_free(devPtr);
-    } catch (const std::exception& e) {
-        return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclrtFree: ") + e.what());
-    }
+    for (const char* p : release) std::free(const_cast<char*>(p));  // gm_alloc's memory
     return ACL_SUCCESS;
 }
 

@@ -145,6 +145,11 @@ void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
 }
 
 void gm_free(void* p) {
+    gm_retire(p);
+    std::free(p);
+}
+
+void gm_retire(void* p) {
     if (!p) return;
     {
         std::unique_lock<std::shared_mutex> lk(g_mu);
@@ -161,7 +166,6 @@ void gm_free(void* p) {
         g_removals.fetch_add(1, std::memory_order_release);
         if (len >= g_maxLen) recompute_max_len();
     }
-    std::free(p);
 }
 
 GmRegion::GmRegion(void* p, size_t bytes, std::string name) : p_(p), bytes_(bytes) {

@@ -227,11 +227,19 @@ XTEST(workspace_freed_before_phase_2) {
         xtest::fail(__FILE__, __LINE__, std::string("\"") + aclGetRecentErrMsg() + "\"");
     XCHECK(f.OutUntouched());
     XCHECK_EQ(aclDestroyAclOpExecutor(exec), ACLNN_ERR_PARAM_INVALID);
-    // Device memory allocated again at that address is live again: accepted.
-    XCHECK_EQ(Phase1(a, &ws, &exec), ACLNN_SUCCESS);
-    void* again = nullptr;
-    XCHECK_EQ(aclrtMalloc(&again, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    XCHECK_EQ(aclnnCrossEntropyLossGrad(again, ws, exec, nullptr), ACLNN_SUCCESS);
-    XCHECK(!f.OutUntouched());
-    aclrtFree(again);
+    // Host memory allocated right after the free (where the C library would reuse the
+    // freed block) is a valid workspace, as is a new device allocation.
+    for (int k = 0; k < 2; ++k) {
+        XCHECK_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        XCHECK_EQ(aclrtFree(w), ACL_SUCCESS);
+        std::vector<char> host(ws);
+        void* again = nullptr;
+        if (k == 1) XCHECK_EQ(aclrtMalloc(&again, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        f.out.Set(std::vector<double>(N * C, 7.0));
+        XCHECK_EQ(Phase1(a, &ws, &exec), ACLNN_SUCCESS);
+        XCHECK_EQ(aclnnCrossEntropyLossGrad(k == 0 ? static_cast<void*>(host.data()) : again, ws, exec, nullptr),
+                  ACLNN_SUCCESS);
+        XCHECK(!f.OutUntouched());
+        if (again) aclrtFree(again);
+    }
 }

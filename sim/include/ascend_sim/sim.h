@@ -94,6 +94,9 @@ private:
 // never-written memory give NaN / -1 deterministically.
 void* gm_alloc(size_t bytes, const char* name = "GmAlloc", bool zeroed = true);
 void gm_free(void* p);  // SimViolation on a pointer not from gm_alloc, or freed twice
+// gm_free without releasing the memory: no longer GM (kernels' accesses are reported),
+// but no other allocation can take its addresses until the caller std::free()s it.
+void gm_retire(void* p);
 
 // Registers caller-owned memory [p, p+bytes) as GM for its lifetime.
 class GmRegion {
