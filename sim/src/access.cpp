@@ -211,7 +211,7 @@ namespace {
 // or waits in SyncAll can never see it change: reported, as IBWait's wait is.
 void poll_step(Block& b, const char* api, uint64_t at, const void* v, uint32_t bytes) {
     Launch& L = *b.launch;
-    if (!L.fiberMode || L.blockDim < 2) return;
+    if (!L.fiberMode) return;  // a lone block polls alone too: nothing else can write its flag
     uint64_t value = 0;
     std::memcpy(&value, v, std::min<uint32_t>(bytes, sizeof value));
     const bool same = at == b.pollAt && value == b.pollValue && b.records.size() == b.pollRecords;

@@ -329,4 +329,11 @@ XTEST(a_poll_nothing_can_satisfy_is_reported) {
                            bypass ? "ReadGmByPassDCache (block 1)" : "GlobalTensor::GetValue (block 1)",
                            "polls GM flag+0x0000, which keeps reading 0", "the NPU would hang");
     }
+    // One block alone: nothing else runs that could write the flag.
+    XCHECK_THROWS_WITH(run_kernel("gm_poll_alone", 1,
+                                  [&] {
+                                      while (ReadGmByPassDCache<int32_t>(flag.p) != 1) {
+                                      }
+                                  }),
+                       "ReadGmByPassDCache (block 0)", "polls GM flag+0x0000, which keeps reading 0");
 }
