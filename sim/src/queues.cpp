@@ -199,6 +199,7 @@ int32_t tpipe_create(const char* api, void* self) {
              "a second TPipe while another is live: both would hand out the same UB (Destroy the first)");
     b.livePipe = ++b.pipeSerial;
     b.livePipeObj = self;
+    init_soc_state(api);  // kernel_tpipe_impl.h: the constructor's first step, as Reset's
     reset_pool(b);
     return b.livePipe;
 }
@@ -207,6 +208,7 @@ void tpipe_reset(const char* api, int32_t pipeId) {
     Block& b = cur(api);
     need_pipe(api, b, pipeId);
     release_pool(api, b);
+    init_soc_state(api);
 }
 
 void tpipe_destroy(const char* api, int32_t pipeId) {

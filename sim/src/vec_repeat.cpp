@@ -23,6 +23,13 @@ void vec_set_mask_mode(const char* api, bool counter) { cur(api).vecMask.counter
 
 VecMaskReg vec_mask(const char* api) { return cur(api).vecMask; }
 
+void init_soc_state(const char* api) {
+    Block& b = cur(api);
+    b.atomic.op = AtomicOp::NONE;
+    b.vecMask.counter = false;
+    b.vecMask.hi = b.vecMask.lo = ~uint64_t(0);
+}
+
 void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined) {
     VecMaskReg& m = cur(api).vecMask;
     m.cmp[0] = bits[0];

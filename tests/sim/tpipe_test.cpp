@@ -111,3 +111,30 @@ XTEST(get_tpipe_ptr_is_the_live_tpipe) {
         XCHECK(GetTPipePtr() == nullptr);
     });
 }
+
+// The constructor and Reset run InitSocState (kernel_tpipe_impl.h): an atomic add
+// set before either is off after it, so the copy out overwrites GM; counter mask
+// mode and a partial mask set before either are back to normal mode, full mask.
+XTEST(tpipe_and_reset_run_init_soc_state) {
+    for (int viaReset = 0; viaReset < 2; ++viaReset) {
+        Gm<float> y(kN, "y");
+        for (int32_t i = 0; i < kN; ++i) y.p[i] = 5.0f;
+        one([&y, viaReset] {
+            TPipe* pipe = viaReset ? new TPipe : nullptr;
+            SetAtomicAdd<float>();
+            SetMaskCount();
+            SetVectorMask<float>(0, 1);
+            if (viaReset) pipe->Reset();
+            else pipe = new TPipe;
+            TBuf<TPosition::VECCALC> t;
+            pipe->InitBuffer(t, kN * sizeof(float));
+            LocalTensor<float> v = t.Get<float>();
+            // Under the mask register: 64 floats per repeat with the full mask in normal mode.
+            Duplicate<float, false>(v, 2.0f, MASK_PLACEHOLDER, 1, 1, 8);
+            sim_test::sync<HardEvent::V_MTE3>();
+            DataCopy(global(y.p, kN), v, kN);
+            delete pipe;
+        });
+        for (int32_t i = 0; i < kN; ++i) XCHECK_EQ(y.p[i], 2.0f);
+    }
+}

@@ -108,6 +108,8 @@ struct VecMaskReg {
 void vec_set_mask(const char* api, uint64_t hi, uint64_t lo);
 void vec_set_mask_mode(const char* api, bool counter);
 VecMaskReg vec_mask(const char* api);
+// InitSocStateImpl on 2201: no DMA atomic, Normal mask mode, full mask (also run by TPipe's constructor and Reset).
+void init_soc_state(const char* api);
 // CMPMASK := bits (defined false: an internal value the kernel cannot rely on).
 void vec_set_cmpmask(const char* api, const uint64_t bits[2], bool defined);
 // CMPMASK as an instruction reads it (the Select forms without selMask); with

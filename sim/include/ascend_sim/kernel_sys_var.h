@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "kernel_set_atomic.h"
+#include "device_runtime.h"
 #include "kernel_sync.h"
 
 namespace ascend_sim::twin {
@@ -24,11 +24,7 @@ inline constexpr ascend_sim::twin::BlockNumVar block_num{};
 
 namespace AscendC {
 // kernel_utils_base.h InitSocStateImpl on 2201: no DMA atomic, Normal mask mode, full mask.
-inline void InitSocState() {
-    DisableDmaAtomic();
-    ascend_sim::detail::vec_set_mask_mode("InitSocState", false);
-    ascend_sim::detail::vec_set_mask("InitSocState", ~uint64_t(0), ~uint64_t(0));
-}
+inline void InitSocState() { ascend_sim::detail::init_soc_state("InitSocState"); }
 
 // As kernel_operator_sys_var_intf.h defines them: the UB size queries give
 // TOTAL_UB_SIZE (248 KiB) on arch 3510 and 0 on the others, 2201 included
