@@ -128,7 +128,8 @@ void add(void* p, size_t bytes, std::string name, bool owned) {
 }  // namespace
 
 void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
-    // aclrtMalloc semantics: 64-byte aligned; round up to 32 (+32 as CANN pads).
+    // aclrtMalloc as the Runtime API documents it: 64-byte aligned, ALIGN_UP(size, 32) + 32
+    // bytes, all of them the kernel's to touch (a DMA rounded up past a ragged end stays inside).
     const size_t sz = (bytes + 31) / 32 * 32 + 32;
     void* p = std::aligned_alloc(64, (sz + 63) / 64 * 64);
     if (!p) throw std::bad_alloc();
@@ -136,7 +137,7 @@ void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
     // or test that relies on memory it never wrote fails the same way every run.
     std::memset(p, zeroed ? 0x00 : 0xFF, sz);
     try {
-        add(p, bytes, name ? name : "GmAlloc", true);
+        add(p, sz, name ? name : "GmAlloc", true);
     } catch (...) {
         std::free(p);
         throw;

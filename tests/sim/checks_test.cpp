@@ -234,16 +234,17 @@ XTEST(gm_scalar_getvalue_setvalue_bounds) {
     XCHECK_THROWS_WITH(one([&] {
                            GlobalTensor<float> g;
                            g.SetGlobalBuffer(x.p);
-                           g.SetValue(17, 1.0f);
+                           g.SetValue(25, 1.0f);  // past the padding too
                        }),
                        "GlobalTensor::SetValue (block 0)", "not inside one GM allocation");
-    // Just past the end: both ends are named from the allocation.
+    // Just past the allocation's padding (64 B rounded up to 32, + 32): both ends are
+    // named from the allocation.
     XCHECK_THROWS_WITH(one([&] {
                            GlobalTensor<float> g;
                            g.SetGlobalBuffer(x.p);
-                           (void)g.GetValue(16);
+                           (void)g.GetValue(24);
                        }),
-                       "scalar read of [w+0x0040, w+0x0044) (4 B) is not inside one GM allocation");
+                       "scalar read of [w+0x0060, w+0x0064) (4 B) is not inside one GM allocation");
 }
 
 XTEST(initbuffer_len_zero_names_the_buffer) {

@@ -88,7 +88,8 @@ private:
 // ---- GM ---------------------------------------------------------------------------
 
 // GM the kernels may touch: every GlobalTensor access must lie inside one
-// registered region. gm_alloc returns 64-byte aligned memory (as aclrtMalloc),
+// registered region. gm_alloc returns 64-byte aligned memory of ALIGN_UP(bytes, 32)
+// + 32 bytes, all of them GM (as aclrtMalloc and the CPU twin's GmAlloc),
 // zero-filled (as CANN's CPU-twin GmAlloc), or, when zeroed is false (aclrtMalloc:
 // CANN leaves device memory uninitialised), filled with 0xFF bytes, so reads of
 // never-written memory give NaN / -1 deterministically.
