@@ -302,6 +302,33 @@ XTEST(vec_partial_overlap) {
                        "Add (block 0)", "dst UB [0x0020, 0x0120) and src0 UB [0x0000, 0x0100) overlap partially");
 }
 
+// A widening Cast may read its src from the upper part of its dst when the src starts
+// at or after AlignUp(dst + count * sizeof(src), 32) (CheckCastOverlappingHigh); below
+// that bound the ranges overlap partially.
+XTEST(cast_widening_src_in_the_upper_part_of_dst) {
+    constexpr uint32_t kCount = 100;  // src 200 B: the bound is 224 B past dst
+    for (uint32_t srcByte : {224u, 256u})
+        one([srcByte] {
+            Calc c(1024);
+            auto dst = c.get<float>();
+            auto src = dst.ReinterpretCast<half>()[srcByte / 2];
+            for (uint32_t i = 0; i < kCount; ++i) src.SetValue(i, half(float(i) - 50.0f));
+            sim_test::sync<HardEvent::S_V>();
+            Cast(dst, src, RoundMode::CAST_NONE, kCount);
+            sim_test::sync<HardEvent::V_S>();
+            for (uint32_t i = 0; i < kCount; ++i) XCHECK_EQ(dst.GetValue(i), float(i) - 50.0f);
+        });
+    XCHECK_THROWS_WITH(one([] {
+                           Calc c(1024);
+                           auto dst = c.get<float>();
+                           auto src = dst.ReinterpretCast<half>()[96];  // byte 192 < 224
+                           Duplicate(src, half(1.0f), kCount);
+                           PipeBarrier<PIPE_V>();
+                           Cast(dst, src, RoundMode::CAST_NONE, kCount);
+                       }),
+                       "Cast (block 0)", "dst UB [0x0000, 0x0190) and src UB [0x00c0, 0x0188) overlap partially");
+}
+
 XTEST(vec_compare_bytes_not_multiple_of_256) {
     XCHECK_THROWS_WITH(one([] {
                            Calc c(4096);
