@@ -31,7 +31,7 @@ std::mutex g_mu;
 std::string g_soc;                  // "" = env or default
 std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
-std::atomic<int> g_initcheck{-1};   // -1 = env or on
+std::atomic<int> g_initcheck{-1};   // -1 = env or warn
 std::atomic<int> g_auto_sync{-1};   // -1 = env or on
 std::atomic<int> g_continue{-1};    // -1 = env or off
 
@@ -120,8 +120,22 @@ bool switch_enabled(const std::atomic<int>& set, const char* var, bool dflt = tr
 }
 }  // namespace
 
-void set_initcheck(int on) { g_initcheck = on < 0 ? -1 : (on ? 1 : 0); }
-bool initcheck_enabled() { return switch_enabled(g_initcheck, "ASCEND_XENT_INITCHECK"); }
+void set_initcheck(int mode) {
+    if (mode > 2) throw std::invalid_argument("[ascend_sim] set_initcheck(" + std::to_string(mode) + "): not -1, 0, 1 or 2");
+    g_initcheck = mode < 0 ? -1 : mode;
+}
+int initcheck_mode() {
+    const int v = g_initcheck.load();
+    if (v >= 0) return v;
+    const char* e = std::getenv("ASCEND_XENT_INITCHECK");
+    if (!e || !*e) return 1;
+    const std::string s(e);
+    if (s == "0") return 0;
+    if (s == "1" || s == "warn") return 1;
+    if (s == "error") return 2;
+    throw std::invalid_argument("[ascend_sim] ASCEND_XENT_INITCHECK=" + s + " is not 0, 1, warn or error");
+}
+bool initcheck_enabled() { return initcheck_mode() != 0; }
 
 void set_auto_sync(int on) { g_auto_sync = on < 0 ? -1 : (on ? 1 : 0); }
 bool auto_sync_enabled() { return switch_enabled(g_auto_sync, "ASCEND_XENT_AUTO_SYNC"); }

@@ -450,7 +450,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.blockDim = blockDim;
     L.threads = host_threads();
     L.fiberMode = blockDim <= L.prof.vectorCores;
-    L.initcheck = initcheck_enabled();
+    L.initcheck = initcheck_mode() != 0;
+    L.initcheckError = initcheck_mode() == 2;
     L.autoSync = auto_sync_enabled();
     L.continueOnReport = continue_on_report_enabled();
     L.perBlock.assign(blockDim, {});

@@ -1,6 +1,8 @@
 // SimViolation and the fail() helper every check uses.
 #include <cstdarg>
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 #include "ascend_sim/runtime_state.h"
 
@@ -30,6 +32,16 @@ SimViolation violation(const char* api, const char* rule, const std::string& det
     what += ": ";
     what += detail;
     return SimViolation(api, b, rule, what);
+}
+
+void warn_once(const std::string& site, const std::string& message) {
+    static std::mutex mu;
+    static std::set<std::string> seen;
+    {
+        std::lock_guard<std::mutex> lk(mu);
+        if (!seen.insert(site).second) return;
+    }
+    std::fprintf(stderr, "[ascend_sim] warning: %s\n", message.c_str());
 }
 
 void fail(const char* api, const char* rule, const char* fmt, ...) {

@@ -6,28 +6,14 @@
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
+#include "sim_test_util.h"
 #include "xtest.h"
 
 namespace {
 void one(const std::function<void()>& body) { ascend_sim::run_kernel("kernel_log", 2, body); }
 
 // What `body` prints to stdout.
-std::string captured(const std::function<void()>& body) {
-    std::fflush(stdout);
-    std::FILE* f = std::tmpfile();
-    const int saved = dup(fileno(stdout));
-    dup2(fileno(f), fileno(stdout));
-    body();
-    std::fflush(stdout);
-    dup2(saved, fileno(stdout));
-    close(saved);
-    std::rewind(f);
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, f)) out += buf;
-    std::fclose(f);
-    return out;
-}
+std::string captured(const std::function<void()>& body) { return sim_test::captured(stdout, body); }
 }  // namespace
 
 XTEST(kernel_log_line) {

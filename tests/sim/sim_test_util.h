@@ -1,10 +1,15 @@
 // Helpers shared by the simulator tests: a GM allocation that frees itself, a
 // pipe with one buffer, a GlobalTensor over it, a scoped auto-sync mode, a
-// SetFlag/WaitFlag pair on event 0, a scalar fill.
+// SetFlag/WaitFlag pair on event 0, a scalar fill, what a body prints.
 #pragma once
+
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -66,6 +71,24 @@ void fill_for_mte3(const AscendC::LocalTensor<T>& t, T v, int32_t count) {
 template <class T, class F>
 void fill(const AscendC::LocalTensor<T>& t, uint32_t n, F f) {
     for (uint32_t i = 0; i < n; ++i) t.SetValue(i, T(f(i)));
+}
+
+// What `body` prints to `stream` (stdout or stderr).
+inline std::string captured(std::FILE* stream, const std::function<void()>& body) {
+    std::fflush(stream);
+    std::FILE* f = std::tmpfile();
+    const int saved = dup(fileno(stream));
+    dup2(fileno(f), fileno(stream));
+    body();
+    std::fflush(stream);
+    dup2(saved, fileno(stream));
+    close(saved);
+    std::rewind(f);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, f)) out += buf;
+    std::fclose(f);
+    return out;
 }
 
 }  // namespace sim_test

@@ -517,6 +517,7 @@ struct Launch {
     bool fiberMode = true;  // blockDim <= vector cores: blocks are fibers, SyncAll may be used
     std::vector<TimingTrace>* traces = nullptr;  // one per block while the launch is timed (timing_trace.h)
     bool initcheck = true;
+    bool initcheckError = false;  // an uninitialised read stops the launch (else a warning)
     bool autoSync = true;
 
     std::mutex mu;
@@ -599,6 +600,10 @@ struct Launch {
     void record_failure(uint32_t block, std::exception_ptr e);
     void abort_all();
 };
+
+// Prints "[ascend_sim] warning: <message>" to stderr the first time the process meets
+// `site`; later hits are silent. For what the real implementation does not refuse.
+void warn_once(const std::string& site, const std::string& message);
 
 // The SimViolation fail() throws, "[ascend_sim] <api> (block N): <detail>"; a heading,
 // when given, stands for the API in the message (the exception's api() stays api).

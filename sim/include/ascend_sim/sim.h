@@ -46,10 +46,14 @@ public:
 private:
     uint32_t saved_;
 };
-// The uninitialised-UB-read check (initcheck), read at each launch:
-// set_initcheck(1 on / 0 off) > ASCEND_XENT_INITCHECK (1 or 0) > on. -1 = back to env/default.
-void set_initcheck(int on);
-bool initcheck_enabled();
+// The uninitialised-UB-read check (initcheck), read at each launch: 0 off; 1 a
+// warning printed once per API and operand (the default: the real implementation has
+// no such rule); 2 an error that stops the launch (or is listed, under continue on
+// report). set_initcheck(0 / 1 / 2) > ASCEND_XENT_INITCHECK (0, 1 or warn, error) > 1.
+// -1 = back to env/default.
+void set_initcheck(int mode);
+int initcheck_mode();
+bool initcheck_enabled();  // mode != 0
 // What the hazard checker assumes the compiler inserted, read at each launch:
 // on = --cce-auto-sync=on, CANN's default for kernel-launch and custom-operator
 // builds (V->V barriers and the syncs between PIPE_S tensor accesses and V, MTE2,
