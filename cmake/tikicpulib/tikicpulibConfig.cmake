@@ -34,6 +34,10 @@ foreach(_entry IN LISTS _tikicpulib_socs)
     # (not the headers) so that a program built without it checks the device branch.
     target_compile_definitions(${_impl} INTERFACE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1 __NPU_ARCH__=${_arch}
                                ASCEND_XENT_TWIN_SOC="${_profile}")
+    # __CCE_AICORE__: what CANN's compiler defines for a dav-c220 core (A2/A3 kernels test it).
+    if(_arch STREQUAL "2201")
+      target_compile_definitions(${_impl} INTERFACE __CCE_AICORE__=220)
+    endif()
     string(SUBSTRING "${_soc}" 1 -1 _tail)
     foreach(_name IN ITEMS "${_soc}" "${_lower}" "a${_tail}")
       if(NOT TARGET tikicpulib::${_name})

@@ -8,6 +8,18 @@
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
+// What CANN's compiler defines for a dav-c220 (A2/A3) AI core: ops-nn's A2 kernels keep
+// their bodies under #if __CCE_AICORE__ == 220.
+#if !defined(__CCE_AICORE__) && __NPU_ARCH__ == 2201
+#define __CCE_AICORE__ 220
+#endif
+// utils/kernel_utils_macros.h
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 // What CANN's headers bring in under ASCENDC_CPU_DEBUG (kernel_utils_macros.h,
 // the CPU printf), which CPU-twin code may lean on.

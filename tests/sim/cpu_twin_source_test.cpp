@@ -8,6 +8,7 @@
 
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "lib/matmul_intf.h"  // included by vector kernels that never use Matmul
 #include "tikicpulib.h"
 #include "xtest.h"
 
@@ -243,3 +244,50 @@ XTEST(kernel_assert_fails_its_block_with_the_message) {
 // The tiling structs a kernel names through kernel_tiling/kernel_tiling.h are plain data.
 static_assert(std::is_trivially_copyable<AscendC::tiling::SoftMaxTiling>::value, "SoftMaxTiling");
 static_assert(std::is_trivially_copyable<AscendC::tiling::TopkTiling>::value, "TopkTiling");
+
+// The defines CANN's compiler gives a dav-c220 vector kernel, and kernel_utils_macros.h's
+// branch hints: an A2 path under #if __CCE_AICORE__ == 220 is compiled, not emptied.
+XTEST(cce_aicore_and_branch_hints) {
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
+    const bool a2Path = true;
+#else
+    const bool a2Path = false;
+#endif
+    XCHECK(a2Path);
+    int taken = 0;
+    if (likely(taken == 0)) ++taken;
+    if (unlikely(taken == 0)) ++taken;
+    XCHECK_EQ(taken, 1);
+}
+
+namespace {
+constexpr AscendC::TQueConfig buffers(uint32_t n) {
+    AscendC::TQueConfig c;
+    c.bufferNumber = n;
+    return c;
+}
+constexpr AscendC::TQueConfig kOneBuffer = buffers(1);
+constexpr AscendC::TQueConfig kAnyCount = buffers(0);
+}  // namespace
+
+// TQue<pos, depth, &config>: InitBuffer asserts that a config's bufferNumber, when set,
+// is the buffer count it is given (kernel_tpipe_impl.h); 0 accepts any count.
+XTEST(tque_config_buffer_number) {
+    ascend_sim::run_kernel("tque_config", 1, [] {
+        AscendC::TPipe pipe;
+        AscendC::TQue<AscendC::TPosition::VECIN, 1, &kOneBuffer> one;
+        AscendC::TQue<AscendC::TPosition::VECOUT, 1, &kAnyCount> any;
+        pipe.InitBuffer(one, 1, 256);
+        pipe.InitBuffer(any, 2, 256);
+        auto t = one.AllocTensor<float>();
+        one.FreeTensor(t);
+    });
+    XCHECK_THROWS_WITH(ascend_sim::run_kernel("tque_config", 1,
+                                              [] {
+                                                  AscendC::TPipe pipe;
+                                                  AscendC::TQue<AscendC::TPosition::VECIN, 1, &kOneBuffer> q;
+                                                  pipe.InitBuffer(q, 2, 256);
+                                              }),
+                       "TPipe::InitBuffer (block 0)",
+                       "buffer number is 2, which should be the same as TQueConfig::bufferNumber(1)");
+}

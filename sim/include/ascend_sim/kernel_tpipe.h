@@ -5,6 +5,7 @@
 // take from the TPipe's pools live in the block's runtime (queues.cpp).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "device_runtime.h"
 #include "kernel_defs.h"
@@ -13,6 +14,21 @@
 namespace AscendC {
 
 class TPipe;
+
+// A queue's configuration, TQue<pos, depth, &config> (utils/kernel_utils_ceil_oom_que.h;
+// TQue简介.md). Of its fields the vector core uses bufferNumber: InitBuffer asserts it
+// is 0 or the buffer count it is given.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
 
 // A buffer handle as a user-defined pool passes it around (kernel_tensor_base.h);
 // the simulator keeps the buffers in the block's runtime, so it is only a token.
@@ -33,6 +49,13 @@ constexpr HardEvent que_event(TPosition src, TPosition dst, bool forward) {
 constexpr TPosition tensor_position(TPosition src, TPosition dst) { return dst == TPosition::GM ? src : dst; }
 
 constexpr bool user_position(TPosition p) { return p == TPosition::GM || is_ub(p); }
+
+// TQueConfig::bufferNumber of a queue's `mask` argument (0: a plain mask, any count).
+template <auto mask>
+constexpr uint32_t config_buffer_number() {
+    if constexpr (std::is_same_v<decltype(mask), const TQueConfig*>) return mask->bufferNumber;
+    else return 0;
+}
 
 // TQueBind<src, dst, depth>: a ring of `depth` handles shared by every EnQue and
 // DeQue, whatever positions they name (a DeQue takes the head), over the buffers
@@ -136,7 +159,10 @@ private:
 }  // namespace sim_queue
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
-class TQueBind : public sim_queue::QueueBase<src, dst, depth, false> {};
+class TQueBind : public sim_queue::QueueBase<src, dst, depth, false> {
+public:
+    static constexpr uint32_t kConfigBufferNumber = sim_queue::config_buffer_number<mask>();
+};
 
 // GetBufferLogicPos of kernel_event.h: VECIN is filled from GM, VECOUT drained to it.
 template <TPosition pos, int32_t depth, auto mask = 0>
@@ -145,6 +171,7 @@ class TQue : public sim_queue::QueueBase<pos == TPosition::VECOUT ? TPosition::V
 public:
     static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT,
                   "a vector-core TQue is VECIN or VECOUT (VECCALC scratch is a TBuf<VECCALC>)");
+    static constexpr uint32_t kConfigBufferNumber = sim_queue::config_buffer_number<mask>();
 };
 
 template <TPosition pos = TPosition::LCM>
@@ -317,9 +344,14 @@ public:
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
-    // num buffers of len bytes (rounded up to 32) for a TQue.
+    // num buffers of len bytes (rounded up to 32) for a TQue; num must be the queue's
+    // TQueConfig::bufferNumber when that is set (kernel_tpipe_impl.h's assertion).
     template <class T>
     bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+        if (T::kConfigBufferNumber != 0 && T::kConfigBufferNumber != num)
+            ascend_sim::detail::fail("TPipe::InitBuffer", "buffer number differs from TQueConfig",
+                                     "buffer number is %u, which should be the same as TQueConfig::bufferNumber(%u)",
+                                     unsigned(num), unsigned(T::kConfigBufferNumber));
         que.sim_bind(ascend_sim::detail::tpipe_init_queue("TPipe::InitBuffer", id_, uint8_t(T::srcPosition),
                                                           uint8_t(T::dstPosition), T::kDepth, num, len));
         return true;
