@@ -15,6 +15,7 @@
 #include <string>
 
 #include "ascend_sim/sim.h"
+#include "ascend_sim/twin_program.h"
 #include "kernel_operator.h"
 
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
@@ -60,9 +61,11 @@ inline void SetKernelMode(KernelMode mode) { sim_twin::kernel_mode() = mode; }
     do {                                                                                \
         try {                                                                           \
             AscendC::sim_twin::choose_soc();                                            \
+            ascend_sim::install_twin_program_hooks();                                   \
             ascend_sim::run_kernel(#func, (blockdim), [&] { func(__VA_ARGS__); });       \
         } catch (const ascend_sim::SimViolation& icpu_e_) {                            \
             std::fprintf(stderr, "%s\n", icpu_e_.what());                               \
+            ascend_sim::twin_violation_printed(std::current_exception());               \
             throw;                                                                      \
         }                                                                               \
     } while (0)

@@ -23,6 +23,7 @@
 #endif
 
 #include "ascend_sim/runtime_state.h"
+#include "ascend_sim/twin_program.h"
 #include "fiber.h"
 #include "timing_trace.h"
 
@@ -56,6 +57,9 @@ struct LastLaunch {
 };
 thread_local LastLaunch t_last;
 
+// Every launch's continued reports, for a CPU-twin program's exit status.
+std::atomic<uint64_t> g_continuedHits{0}, g_continuedSites{0};
+
 // The reports a launch went on after, in block order (host-side ones first), each
 // with its site's count, then a line of totals.
 void print_continued(Launch& L) {
@@ -73,6 +77,8 @@ void print_continued(Launch& L) {
     std::fprintf(stderr, "[ascend_sim] %s: %llu report(s) at %zu site(s); the launch went on "
                          "(ASCEND_XENT_CONTINUE_ON_REPORT)\n",
                  L.name.c_str(), (unsigned long long)hits, L.reports.size());
+    g_continuedHits += hits;
+    g_continuedSites += L.reports.size();
 }
 
 void fill_by_op(KernelCounters& c, const OpRepeats& ops) {
@@ -569,6 +575,9 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
 }
 
 std::vector<ContinuedReport> last_launch_reports() { return detail::t_last.reports; }
+
+uint64_t continued_report_hits() { return detail::g_continuedHits; }
+uint64_t continued_report_sites() { return detail::g_continuedSites; }
 
 LaunchStats last_launch_stats() {
     using namespace detail;

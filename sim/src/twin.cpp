@@ -1,12 +1,16 @@
 // The CPU-twin compatibility layer's out-of-line parts: LocalTensors on a raw
-// UB address, the tiling copy, and the tiling key ICPU_SET_TILING_KEY sets.
+// UB address, the tiling copy, the tiling key ICPU_SET_TILING_KEY sets, and the
+// end of a CPU-twin program (twin_program.h).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <mutex>
 
 #include "ascend_sim/kernel_defs.h"
 #include "ascend_sim/kernel_assert.h"
 #include "ascend_sim/runtime_state.h"
+#include "ascend_sim/twin_program.h"
 
 uint64_t g_tilingKey = 0;
 
@@ -58,3 +62,57 @@ void assert_failed_msg(const char* expr, const char* file, unsigned line, const 
 }
 
 }  // namespace ascend_sim::twin
+
+namespace ascend_sim {
+namespace {
+std::mutex g_printedMu;
+std::exception_ptr g_printed;  // the last violation ICPU_RUN_KF printed
+std::terminate_handler g_previous = nullptr;
+
+// An uncaught violation: printed once (ICPU_RUN_KF may have printed it), then
+// abort as std::terminate would, without the runtime's second copy of what().
+[[noreturn]] void on_terminate() {
+    if (std::exception_ptr e = std::current_exception()) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const SimViolation& v) {
+            bool printed;
+            {
+                std::lock_guard<std::mutex> lk(g_printedMu);
+                printed = g_printed == e;
+            }
+            if (!printed) std::fprintf(stderr, "%s\n", v.what());
+            std::fflush(stderr);
+            std::abort();
+        } catch (...) {
+        }
+    }
+    if (g_previous) g_previous();
+    std::abort();
+}
+
+// At exit: a run that went on after reports fails, with the count.
+void on_exit() {
+    const uint64_t hits = continued_report_hits();
+    if (!hits) return;
+    std::fprintf(stderr, "[ascend_sim] this run went on after %llu report(s) at %llu site(s) "
+                         "(ASCEND_XENT_CONTINUE_ON_REPORT): exit status 1\n",
+                 (unsigned long long)hits, (unsigned long long)continued_report_sites());
+    std::fflush(nullptr);
+    std::_Exit(1);
+}
+}  // namespace
+
+void install_twin_program_hooks() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        g_previous = std::set_terminate(on_terminate);
+        std::atexit(on_exit);
+    });
+}
+
+void twin_violation_printed(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lk(g_printedMu);
+    g_printed = std::move(e);
+}
+}  // namespace ascend_sim
