@@ -560,6 +560,12 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
         s.blocksUsed += L.blockUsed[i];
     }
     s.perBlock = std::move(L.perBlock);
+    // A kernel whose body the preprocessor emptied (an A2 path under a macro the build
+    // did not define) runs, writes nothing and would otherwise say nothing.
+    if (L.failures.empty() && !s.total.gmWriteBytes && !s.total.scalarGmWrites)
+        warn_once("no GM write|" + L.name, L.name + ": no block of the " + std::to_string(blockDim) +
+                                               " wrote to GM: the launch produced no output (is the kernel's "
+                                               "body compiled out, e.g. under #if __CCE_AICORE__ == 220?)");
     t_last.stats = std::move(s);
     t_last.ops = std::move(L.perBlockOps);
     print_continued(L);

@@ -4,6 +4,7 @@
 // hand, SoC profiles and settings.
 #include <atomic>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "ascend_sim/sim.h"
@@ -366,4 +367,31 @@ XTEST(no_race_across_syncall_epochs) {
             XCHECK_EQ(t.GetValue(5), 3.0f);
         }
     });
+}
+
+// A launch in which no block wrote to GM (say, a body the preprocessor emptied) says so,
+// once per kernel name; a launch that writes GM, by DMA or a scalar store, does not.
+XTEST(a_launch_that_writes_no_gm_warns_once) {
+    Gm<float> y(8, "y");
+    const std::string quiet = sim_test::captured(stderr, [&] {
+        run_kernel("writes_by_dma", 2, [&] {
+            sim_test::Calc c(32);
+            auto t = c.get<float>();
+            Duplicate(t, 1.0f, 8);
+            sim_test::sync<HardEvent::V_MTE3>();
+            if (GetBlockIdx() == 1) DataCopy(sim_test::global(y.p, 8), t, 8);
+        });
+        run_kernel("writes_by_scalar", 1, [&] { sim_test::global(y.p, 8).SetValue(0, 2.0f); });
+    });
+    XCHECK_EQ(quiet, std::string());
+    const std::string err = sim_test::captured(stderr, [] {
+        for (int i = 0; i < 2; ++i)
+            run_kernel("writes_nothing", 3, [] {
+                sim_test::Calc c(32);
+                Duplicate(c.get<float>(), 1.0f, 8);
+            });
+    });
+    XCHECK_EQ(err, std::string("[ascend_sim] warning: writes_nothing: no block of the 3 wrote to GM: the launch "
+                               "produced no output (is the kernel's body compiled out, e.g. under "
+                               "#if __CCE_AICORE__ == 220?)\n"));
 }
