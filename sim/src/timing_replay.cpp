@@ -178,7 +178,7 @@ struct BlockState {
     double busy[P_COUNT] = {0, 0, 0, 0};
     double busyEnd[P_COUNT] = {0, 0, 0, 0};
     double flag[kEvents * 8] = {};
-    bool inSync = false, finished = false;
+    bool inSync = false;
     double end = 0;
     double drained() const { return std::max({tS, done[P_V], done[P_MTE2], done[P_MTE3]}); }
 };
@@ -337,7 +337,7 @@ struct Replay {
         std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
         const uint32_t n = uint32_t(traces.size());
         for (uint32_t b = 0; b < n; ++b) ready.push({0.0, b});
-        uint32_t inSync = 0, finished = 0;
+        uint32_t inSync = 0;
         while (!ready.empty() || inSync) {
             if (ready.empty()) {  // every live block is in SyncAll: release them together
                 double t = 0;
@@ -358,15 +358,12 @@ struct Replay {
             ready.pop();
             BlockState& s = st[b];
             if (s.pc >= traces[b].ops.size()) {
-                s.finished = true;
                 s.end = s.drained();
-                ++finished;
                 continue;
             }
             if (step(b)) ready.push({next_start(b), b});
             else ++inSync;
         }
-        (void)finished;
     }
 };
 
