@@ -3,7 +3,8 @@
 // cores, each core copying tiles of tileM x tileN with DataCopyPad (blockCount =
 // tileM rows of tileN * 2 bytes); optional repeats of the whole matrix or of its
 // four column slices, and every core reading the whole matrix (same order or
-// staggered by block index). Nothing is computed: the copies land in a ring of UB
+// staggered by block index; those two scenarios read with the L2 cache hint off,
+// CACHE_MODE_DISABLE, as the guide's scenario kernels do). Nothing is computed: the copies land in a ring of UB
 // slots, with PipeBarrier<PIPE_MTE2> before a slot is overwritten (the ordering the
 // documentation asks for between MTE2 writes of one UB range).
 #include "kernel_operator.h"
@@ -47,6 +48,7 @@ void copy_block(GM_ADDR src, const CopyCase c) {
     g.SetGlobalBuffer((__gm__ half*)src, uint64_t(c.rows) * c.cols);
     Ring ring(c.tileM * ((c.tileN * 2 + 31) / 32 * 32), 184 * 1024);
     if (c.everyCoreWholeMatrix) {
+        g.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
         const uint64_t blockRows = c.rows / cores;
         for (uint32_t k = 0; k < cores; ++k) {
             const uint64_t mb = c.stagger ? (k + idx) % cores : k;

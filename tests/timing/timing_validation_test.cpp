@@ -19,7 +19,7 @@ namespace {
 const std::map<std::string, double>& stated() {
     static const std::map<std::string, double> m = {
         {"copy 1", 0.70}, {"copy 2", 0.20}, {"copy 3", 0.10}, {"copy 4", 0.30},
-        {"copy 5", 0.10}, {"copy 6", 0.20}, {"copy 7", 0.95}, {"copy 8", 0.85},
+        {"copy 5", 0.10}, {"copy 6", 0.20}, {"copy 7", 0.65}, {"copy 8", 0.40},
     };
     return m;
 }
