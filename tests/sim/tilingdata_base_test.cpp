@@ -1,6 +1,6 @@
 // The host tiling-data classes CANN programs define with BEGIN_TILING_DATA_DEF:
-// packed bytes in declaration order, arrays, nested structs, the registry and
-// SaveToBuffer's capacity check.
+// bytes in declaration order with CANN's alignment placeholders, arrays, nested
+// structs, the registry and SaveToBuffer's capacity check.
 #include <cstring>
 
 #include "register/tilingdata_base.h"
@@ -32,10 +32,12 @@ T at(const uint8_t* p, size_t off) {
 }
 }  // namespace
 
-XTEST(fields_are_packed_in_declaration_order) {
+XTEST(fields_are_aligned_in_declaration_order) {
     optiling::OuterTiling t;
-    // 4 + 1 + 3*2 + (2 + 4) + 8: no padding anywhere.
-    XCHECK_EQ(t.GetDataSize(), size_t(25));
+    // TilingDef::CheckAlignAndGenPlaceHolder: each field at a multiple of its element
+    // size, a struct at a multiple of 8, the class a multiple of 8:
+    // total@0 flag@4 [1] dims@6 [4] inner@16 (a@0 [2] b@4) last@24.
+    XCHECK_EQ(t.GetDataSize(), size_t(32));
     XCHECK(sizeof(t) >= t.GetDataSize());  // CANN programs allocate sizeof(class) for SaveToBuffer
     t.set_total(1000);
     t.set_flag(7);
@@ -51,17 +53,19 @@ XTEST(fields_are_packed_in_declaration_order) {
     t.SaveToBuffer(buf, sizeof buf);
     XCHECK_EQ(at<uint32_t>(buf, 0), 1000u);
     XCHECK_EQ(at<uint8_t>(buf, 4), uint8_t(7));
-    XCHECK_EQ(at<int16_t>(buf, 5), int16_t(-1));
-    XCHECK_EQ(at<int16_t>(buf, 9), int16_t(300));
-    XCHECK_EQ(at<uint16_t>(buf, 11), uint16_t(0xBEEF));
-    XCHECK_EQ(at<uint32_t>(buf, 13), 123456u);
-    XCHECK_EQ(at<int64_t>(buf, 17), int64_t(-5));
-    XCHECK_EQ(buf[25], uint8_t(0xAA));  // nothing past the data
+    XCHECK_EQ(buf[5], uint8_t(0));  // placeholders are zero
+    XCHECK_EQ(at<int16_t>(buf, 6), int16_t(-1));
+    XCHECK_EQ(at<int16_t>(buf, 10), int16_t(300));
+    XCHECK_EQ(at<uint32_t>(buf, 12), 0u);
+    XCHECK_EQ(at<uint16_t>(buf, 16), uint16_t(0xBEEF));
+    XCHECK_EQ(at<uint32_t>(buf, 20), 123456u);
+    XCHECK_EQ(at<int64_t>(buf, 24), int64_t(-5));
+    XCHECK_EQ(buf[32], uint8_t(0xAA));  // nothing past the data
     optiling::OuterTiling copy = t;  // a copy serialises its own values
     copy.set_total(1);
     copy.SaveToBuffer(buf, sizeof buf);
     XCHECK_EQ(at<uint32_t>(buf, 0), 1u);
-    XCHECK_EQ(at<int64_t>(buf, 17), int64_t(-5));
+    XCHECK_EQ(at<int64_t>(buf, 24), int64_t(-5));
 }
 
 XTEST(registry_and_capacity) {
@@ -70,9 +74,9 @@ XTEST(registry_and_capacity) {
     XCHECK_EQ(std::string(made->GetTilingClassName()), std::string("OuterTiling"));
     XCHECK(optiling::CTilingDataClassFactory::GetInstance().CreateTilingDataInstance("NoSuchOp") == nullptr);
     optiling::OuterTiling t;
-    uint8_t small[24];
-    XCHECK_THROWS_WITH(t.SaveToBuffer(small, sizeof small), "SaveToBuffer", "OuterTiling needs 25 bytes",
-                       "holds 24");
+    uint8_t small[31];
+    XCHECK_THROWS_WITH(t.SaveToBuffer(small, sizeof small), "SaveToBuffer", "OuterTiling needs 32 bytes",
+                       "holds 31");
 }
 
 // Host code copies tiling with securec's memcpy_s, which the tiling headers bring in.

@@ -19,6 +19,7 @@ namespace optiling {
 BEGIN_TILING_DATA_DEF(DeepNormTiling)
 ASCEND_SIM_NORM_TILING_FIELDS(ASCEND_SIM_NORM_FIELD)
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(DeepNormTilingOpApi, DeepNormTiling)
 #undef ASCEND_SIM_NORM_FIELD
 }  // namespace optiling
 

@@ -51,6 +51,7 @@ TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Size);
 TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBack);
 TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBackMulTwo);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(LayerNormGradTilingOpApi, LayerNormGradTiling)
 
 // include/adv_api/normalization/layernorm_grad_beta_tilingdata.h
 BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
@@ -75,6 +76,7 @@ TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
 TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
 TILING_DATA_FIELD_DEF(uint32_t, reserved);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(LayerNormGradBetaTilingOpApi, LayerNormGradBetaTiling)
 }  // namespace optiling
 
 namespace AscendC {

@@ -23,6 +23,7 @@ namespace optiling {
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
 ASCEND_SIM_NORM_TILING_FIELDS(ASCEND_SIM_NORM_FIELD)
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(LayerNormTilingOpApi, LayerNormTiling)
 #undef ASCEND_SIM_NORM_FIELD
 
 BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
@@ -53,6 +54,7 @@ TILING_DATA_FIELD_DEF(uint32_t, arCurLength);
 TILING_DATA_FIELD_DEF(uint32_t, aCurLength);
 TILING_DATA_FIELD_DEF(float, rValueBack);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(LayerNormSeparateTilingOpApi, LayerNormSeparateTiling)
 }  // namespace optiling
 
 namespace AscendC {

@@ -29,6 +29,7 @@ TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
 TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
 TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(RmsNormTilingOpApi, RmsNormTiling)
 }  // namespace optiling
 
 namespace AscendC {

@@ -43,6 +43,7 @@ TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimes);
 TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimesTail);
 TILING_DATA_FIELD_DEF(uint32_t, reserved);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(PadTilingOpApi, PadTiling)
 }  // namespace optiling
 
 namespace AscendC {

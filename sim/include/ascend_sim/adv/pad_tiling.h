@@ -26,6 +26,7 @@ TILING_DATA_FIELD_DEF(uint32_t, widthTiling);
 TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
 TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(UnPadTilingOpApi, UnPadTiling)
 }  // namespace optiling
 
 namespace AscendC {

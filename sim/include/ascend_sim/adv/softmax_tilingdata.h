@@ -25,6 +25,7 @@ TILING_DATA_FIELD_DEF(uint32_t, tailM);
 TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
 TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(SoftMaxTilingOpApi, SoftMaxTiling)
 }  // namespace optiling
 
 namespace AscendC {

@@ -50,6 +50,7 @@ namespace optiling {
 BEGIN_TILING_DATA_DEF(TopkTiling)
 ASCEND_SIM_TOPK_TILING_FIELDS(ASCEND_SIM_TOPK_FIELD)
 END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(TopkTilingOpApi, TopkTiling)
 #undef ASCEND_SIM_TOPK_FIELD
 }  // namespace optiling
 
