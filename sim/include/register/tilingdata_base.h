@@ -6,7 +6,7 @@
 // gap before it a uint8_t placeholder field named <field>PH, and the class's size
 // a multiple of 8 (placeholder <class>PH). GetFieldInfo lists the fields with
 // their placeholders, as the kernel-side struct is generated from them
-// (cmake/kernel_tiling.cmake, docs/cpu_twin.md).
+// (sim/kernel_tiling.cmake, docs/cpu_twin.md).
 #pragma once
 #include <cstddef>
 #include <cstdint>
