@@ -519,6 +519,13 @@ Slot que_deque(const char* api, int32_t qid, const QueHop& hop) {
     return slot_of(b, id);
 }
 
+int32_t que_buffer_at(const char* api, int32_t qid, const void* p) {
+    Block& b = cur(api);
+    for (size_t i = 0; i < b.bufs.size(); ++i)
+        if (b.bufs[i].queue == qid && live(b, b.bufs[i]) && b.ub + b.bufs[i].offset == p) return int32_t(i);
+    fail(api, "tensor not from this queue", "the buffer handle %p is not a buffer of this queue", p);
+}
+
 void que_free(const char* api, int32_t qid, int32_t bufId, const void* p) {
     Block& b = cur(api);
     Queue& q = queue(api, b, qid);

@@ -381,7 +381,21 @@ void poll_yield(Block& b) {
     if (L.aborted) throw AbortLaunch{};
 }
 
-void sync_all(const char* api) { barrier(api, cur(api)); }
+void declare_kernel_type(int type) { cur("KERNEL_TASK_TYPE_DEFAULT").kernelType = type; }
+
+// SyncAll.md: the hardware SyncAll of a vector operator needs a mix kernel type
+// (__mix__(0, 1), KERNEL_TYPE_MIX_AIV_1_0), not a vector-only one. A documented
+// fact the code does not check, and the twin sees the type only when the kernel
+// declares it (the qualifiers are empty on the CPU, as in CANN's twin): a warning.
+void sync_all(const char* api) {
+    Block& b = cur(api);
+    if (b.kernelType == 0)  // KERNEL_TYPE_AIV_ONLY
+        warn_once("SyncAll/aiv-only/" + (b.launch ? b.launch->name : std::string()),
+                  std::string(api) + " (block " + std::to_string(b.idx) +
+                      "): the kernel declares KERNEL_TYPE_AIV_ONLY; SyncAll.md requires the hardware SyncAll of a "
+                      "vector operator to run in a mix kernel (__mix__(0, 1), KERNEL_TYPE_MIX_AIV_1_0)");
+    barrier(api, b);
+}
 
 void sync_all_soft(const char* api, const GmRef& gm, uint64_t gmBytes, const UbRef& ub, int32_t usedCores) {
     Block& b = cur(api);

@@ -23,6 +23,22 @@ void vec_set_mask_mode(const char* api, bool counter) { cur(api).vecMask.counter
 
 VecMaskReg vec_mask(const char* api) { return cur(api).vecMask; }
 
+void vec_set_deqscale(const char* api, uint64_t value) {
+    Block& b = cur(api);
+    b.deqScale = value;
+    b.deqScaleSet = true;
+}
+
+uint64_t vec_deqscale(const char* api) {
+    Block& b = cur(api);
+    if (!b.deqScaleSet)
+        warn_once(std::string(api) + "/deqscale/" + (b.launch ? b.launch->name : std::string()),
+                  std::string(api) + " (block " + std::to_string(b.idx) +
+                      "): Cast from int32_t to half scales by the DEQSCALE register, which this block never set "
+                      "(SetDeqScale(half)); taken as 0");
+    return b.deqScaleSet ? b.deqScale : 0;
+}
+
 void init_soc_state(const char* api) {
     Block& b = cur(api);
     b.atomic.op = AtomicOp::NONE;

@@ -108,6 +108,12 @@ struct VecMaskReg {
 void vec_set_mask(const char* api, uint64_t hi, uint64_t lo);
 void vec_set_mask_mode(const char* api, bool counter);
 VecMaskReg vec_mask(const char* api);
+// DEQSCALE := value (SetDeqScale); vec_deqscale reads it, warning once per kernel
+// when the block never set it (then 0, as nothing documents its reset value).
+void vec_set_deqscale(const char* api, uint64_t value);
+// KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE: the KernelMetaType the kernel declares.
+void declare_kernel_type(int type);
+uint64_t vec_deqscale(const char* api);
 // InitSocStateImpl on 2201: no DMA atomic, Normal mask mode, full mask (also run by TPipe's constructor and Reset).
 void init_soc_state(const char* api);
 // CMPMASK := bits (defined false: an internal value the kernel cannot rely on).
@@ -319,6 +325,8 @@ Slot que_alloc(const char* api, int32_t queId);
 bool que_enque(const char* api, int32_t queId, int32_t bufId, const void* p, const QueHop& hop);
 Slot que_deque(const char* api, int32_t queId, const QueHop& hop);
 void que_free(const char* api, int32_t queId, int32_t bufId, const void* p);
+// The buffer of queue queId that starts at UB pointer p (a TBufHandle), or a violation.
+int32_t que_buffer_at(const char* api, int32_t queId, const void* p);
 int32_t que_idle_buffers(int32_t queId);
 int32_t que_count(int32_t queId);
 void que_free_all_events(const char* api, int32_t queId);

@@ -71,7 +71,8 @@
 #define ASCEND_IS_NOT_AIV (false)
 #define ASCEND_IS_NOT_AIC (true)
 
-// Kernel type: accepted and ignored (every block runs as one AIV core).
+// Kernel type: every block runs as one AIV core whatever the type; the block
+// remembers the type the kernel declared for the hardware SyncAll's rule (kernel_sync.h).
 enum KernelMetaType : uint8_t {
     KERNEL_TYPE_AIV_ONLY,
     KERNEL_TYPE_AIC_ONLY,
@@ -85,8 +86,8 @@ enum KernelMetaType : uint8_t {
     KERNEL_TYPE_MIX_VECTOR_CORE,
     KERNEL_TYPE_MAX
 };
-#define KERNEL_TASK_TYPE_DEFAULT(value) ((void)(value))
-#define KERNEL_TASK_TYPE(key, value) ((void)(key), (void)(value))
+#define KERNEL_TASK_TYPE_DEFAULT(value) ascend_sim::detail::declare_kernel_type(int(value))
+#define KERNEL_TASK_TYPE(key, value) ((g_tilingKey == uint64_t(key)) ? KERNEL_TASK_TYPE_DEFAULT(value) : (void)0)
 
 // Compiler built-ins of the CCE toolchain (global namespace).
 enum pipe_t {

@@ -99,6 +99,24 @@ public:
         check_user<srcUserPos, dstUserPos>();
         return deque<T>(que_event(srcUserPos, dstUserPos, true), srcUserPos, dstUserPos, true);
     }
+    // The buffer-handle forms (kernel_tquebind_impl.h AllocBuffer, EnQue(TBufHandle),
+    // DeQue(), FreeBuffer): the same handshakes on a buffer named by its UB address.
+    TBufHandle AllocBuffer() { return static_cast<TBufHandle>(ascend_sim::detail::que_alloc(kApi[kAlloc], id_).p); }
+    bool EnQue(TBufHandle buf) {
+        return ascend_sim::detail::que_enque(
+            kApi[kEnQue], id_, ascend_sim::detail::que_buffer_at(kApi[kEnQue], id_, buf), buf,
+            ascend_sim::detail::QueHop{uint8_t(que_event(src, dst, true)), uint8_t(src), uint8_t(dst), false});
+    }
+    TBufHandle DeQue() {
+        return static_cast<TBufHandle>(
+            ascend_sim::detail::que_deque(kApi[kDeQue], id_,
+                                          ascend_sim::detail::QueHop{uint8_t(que_event(src, dst, true)),
+                                                                     uint8_t(src), uint8_t(dst), false})
+                .p);
+    }
+    void FreeBuffer(TBufHandle buf) {
+        ascend_sim::detail::que_free(kApi[kFree], id_, ascend_sim::detail::que_buffer_at(kApi[kFree], id_, buf), buf);
+    }
     bool HasIdleBuffer() { return ascend_sim::detail::que_idle_buffers(id_) > 0; }
     bool VacantInQue() { return ascend_sim::detail::que_count(id_) < depth; }
     bool HasTensorInQue() { return ascend_sim::detail::que_count(id_) > 0; }

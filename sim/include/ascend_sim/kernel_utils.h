@@ -53,11 +53,4 @@ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // 0 for a zero divisor.
 inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
 
-// AscendCUtils::SetOverflow (impl/basic_api/kernel_utils_base.h): CTRL[48],
-// 1 the inf/nan mode, 0 the saturated one. The simulator's float ops always
-// give IEEE inf/nan; the saturated mode is not modelled, so the bit is not kept.
-struct AscendCUtils {
-    static inline void SetOverflow(uint64_t ctrlValue) { (void)ctrlValue; }
-};
-
 }  // namespace AscendC

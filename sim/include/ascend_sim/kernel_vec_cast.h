@@ -25,7 +25,10 @@ void cast_highdim(const LocalTensor<T>& dst, const LocalTensor<U>& src, RoundMod
         const d::RepArg a[2] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
                                 rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
         repeat("Cast", d::VecOp::Cast, a, 2, {256 / uint32_t(sizeof(Wide)), repeatTime},
-               [&](const d::RepRun& u) { num::cast(at(dst, a[1], u), at(src, a[0], u), size_t(u.len), mode); });
+               [&](const d::RepRun& u) {
+                   if constexpr (is_deq_cast_v<T, U>) cast_deq(at(dst, a[1], u), at(src, a[0], u), size_t(u.len));
+                   else num::cast(at(dst, a[1], u), at(src, a[0], u), size_t(u.len), mode);
+               });
     }
 }
 }  // namespace sim_vec

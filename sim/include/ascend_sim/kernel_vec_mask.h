@@ -115,4 +115,37 @@ inline void ResetMask() { ascend_sim::detail::vec_set_mask("ResetMask", ~0ull, ~
 inline void SetMaskCount() { ascend_sim::detail::vec_set_mask_mode("SetMaskCount", true); }
 inline void SetMaskNorm() { ascend_sim::detail::vec_set_mask_mode("SetMaskNorm", false); }
 
+// impl/basic_api/kernel_utils_base.h AscendCUtils: the mask register's setters
+// (SetMask<T>(len) as SetVectorMask's Normal form; isSetMask = false leaves the
+// register alone), and SetOverflow: CTRL[48], 1 the inf/nan mode, 0 the
+// saturated one. The simulator's float ops always give IEEE inf/nan; the
+// saturated mode is not modelled, so that bit is not kept.
+struct AscendCUtils {
+    template <typename T, bool isSetMask = true>
+    static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+        if constexpr (isSetMask) ascend_sim::detail::vec_set_mask("AscendCUtils::SetMask", maskHigh, maskLow);
+    }
+    template <typename T, bool isSetMask = true>
+    static inline void SetMask(int32_t len) {
+        if constexpr (isSetMask) {
+            uint64_t hi, lo;
+            sim_vec::mask_bits<T>(len, hi, lo);
+            ascend_sim::detail::vec_set_mask("AscendCUtils::SetMask", hi, lo);
+        }
+    }
+    template <bool isSetMask = true>
+    static inline void ResetMask() {
+        if constexpr (isSetMask) ascend_sim::detail::vec_set_mask("AscendCUtils::ResetMask", ~0ull, ~0ull);
+    }
+    template <typename T>
+    static inline void SetMaskCount() {
+        ascend_sim::detail::vec_set_mask_mode("AscendCUtils::SetMaskCount", true);
+    }
+    template <typename T>
+    static inline void SetMaskNorm() {
+        ascend_sim::detail::vec_set_mask_mode("AscendCUtils::SetMaskNorm", false);
+    }
+    static inline void SetOverflow(uint64_t ctrlValue) { (void)ctrlValue; }
+};
+
 }  // namespace AscendC

@@ -194,7 +194,22 @@ void check_cast(RoundMode round_mode) {
 namespace sim_vec {
 template <class T, class U>
 void cast_int4_count(const LocalTensor<T>& dst, const LocalTensor<U>& src, RoundMode mode, uint32_t count);
+
+// int32_t -> half (dav_c220 CastIntrinsicsImpl: vconv_deq): each value times the half
+// scale in DEQSCALE's low 16 bits (SetDeqScale.md), rounded to the nearest half; the
+// round mode is ignored. The product is formed in float (the NPU's internal
+// precision is not documented).
+inline void cast_deq(half* dst, const int32_t* src, size_t n) {
+    const float scale = float(half::from_bits(uint16_t(d::vec_deqscale("Cast"))));
+    for (size_t i = 0; i < n; ++i) dst[i] = num::round_to_half<RoundMode::CAST_RINT>(float(src[i]) * scale);
+}
+template <class T, class U>
+inline constexpr bool is_deq_cast_v = std::is_same_v<T, half> && std::is_same_v<U, int32_t>;
 }  // namespace sim_vec
+
+// SetDeqScale(half) (kernel_operator_vec_vconv_intf_impl.h; dav_c220 SetDeqScaleImpl):
+// DEQSCALE := the scale's bits, for Cast int32_t -> half.
+inline void SetDeqScale(half scale) { ascend_sim::detail::vec_set_deqscale("SetDeqScale", scale.bits()); }
 
 template <class T, class U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode, const uint32_t count) {
@@ -207,7 +222,10 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
         if (!sim_vec::d::vec_instr("Cast", sim_vec::d::VecOp::Cast, count,
                                    sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U), a, 2, true))
             return;
-        sim_vec::num::cast(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count), round_mode);
+        if constexpr (sim_vec::is_deq_cast_v<T, U>)
+            sim_vec::cast_deq(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count));
+        else
+            sim_vec::num::cast(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count), round_mode);
     }
 }
 

@@ -470,6 +470,9 @@ struct Block {
     bool padRegSet = false;
     uint64_t padReg = 0;
     VecMaskReg vecMask;  // SetVectorMask / SetMaskCount / SetMaskNorm (vec_repeat.cpp)
+    uint64_t deqScale = 0;      // DEQSCALE (SetDeqScale)
+    bool deqScaleSet = false;   // whether this block set it
+    int kernelType = -1;        // KERNEL_TASK_TYPE_DEFAULT's KernelMetaType; -1: not declared
 
     // DCache (64-byte lines)
     LineSet dirtyLines, cachedLines, staleLines;

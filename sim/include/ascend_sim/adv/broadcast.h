@@ -206,4 +206,17 @@ void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, c
     sim_adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, stack);
 }
 
+// BroadCast: the implementation's own name (impl/adv_api/detail/pad/broadcast/
+// broadcast_common_impl.h), which kernels call as well.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim]) {
+    Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
+}
+
 }  // namespace AscendC

@@ -138,8 +138,9 @@ inline bfloat16_t bf16_truncate(float x) { return bfloat16_t::from_bits(uint16_t
 
 // ---- which (dst, src) pairs Cast supports on A2/A3, and with which modes ----
 // The Atlas A2 table of Cast.md, as dav_c220 CheckCastDatatype / CastIntrinsicsImpl
-// implement it, less int32_t -> half (needs SetDeqScale, not modelled). The
-// int4b_t pairs are computed by kernel_vec_cast_int4.h, not by cast() below.
+// implement it. int32_t -> half (vconv_deq, scaled by SetDeqScale) and the int4b_t
+// pairs are computed by the API layer (kernel_vec_ops.h, kernel_vec_cast_int4.h),
+// not by cast() below.
 
 template <class D, class S, class D2, class S2>
 inline constexpr bool pair_v = std::is_same_v<D, D2> && std::is_same_v<S, S2>;
@@ -153,7 +154,8 @@ inline constexpr bool cast_supported_v =
     pair_v<D, S, int16_t, half> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
     pair_v<D, S, float, float> || pair_v<D, S, int16_t, float> || pair_v<D, S, half, int16_t> ||
     pair_v<D, S, float, int16_t> || pair_v<D, S, half, int8_t> || pair_v<D, S, half, uint8_t> ||
-    pair_v<D, S, int16_t, int32_t> || pair_v<D, S, AscendC::int4b_t, half> || pair_v<D, S, half, AscendC::int4b_t>;
+    pair_v<D, S, int16_t, int32_t> || pair_v<D, S, AscendC::int4b_t, half> || pair_v<D, S, half, AscendC::int4b_t> ||
+    pair_v<D, S, half, int32_t>;
 
 template <class D, class S>
 constexpr bool cast_supported() { return cast_supported_v<D, S>; }
@@ -165,6 +167,7 @@ constexpr bool cast_mode_allowed(RoundMode m) {
                       m == RoundMode::CAST_ROUND || m == RoundMode::CAST_TRUNC;
     const bool none = m == RoundMode::CAST_NONE;
     if constexpr (!cast_supported_v<D, S>) return false;
+    else if constexpr (pair_v<D, S, half, int32_t>) return true;  // vconv_deq ignores the mode (Cast.md)
     else if constexpr (pair_v<D, S, half, float>) return five || none || m == RoundMode::CAST_ODD;
     else if constexpr (pair_v<D, S, float, int32_t> || pair_v<D, S, int8_t, half> || pair_v<D, S, uint8_t, half> ||
                        pair_v<D, S, half, int16_t> || pair_v<D, S, AscendC::int4b_t, half>)
