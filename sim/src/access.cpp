@@ -98,9 +98,10 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
                                   rl >= (wl + uint64_t(count) * args[r].elemSize + 31) / 32 * 32;
             if ((full || behind || castHigh) && allowFullOverlap) continue;
             fail(api, full ? "dst aliases src" : "partial overlap",
-                 "%s UB [%s, %s) and %s UB [%s, %s) overlap %s", args[w].role, hex(wl).c_str(), hex(wh).c_str(),
+                 "%s UB [%s, %s) and %s UB [%s, %s) overlap %s%s%s", args[w].role, hex(wl).c_str(), hex(wh).c_str(),
                  args[r].role, hex(rl).c_str(), hex(rh).c_str(),
-                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap, none, or a dst at least one 256 B repeat before its src)");
+                 full ? "(this API forbids any aliasing)" : "partially (the hardware allows 100% overlap, none, or a dst at least one 256 B repeat before its src)",
+                 ub_owner(b, wl).c_str(), ub_owner(b, rl).c_str());
         }
     }
     // dav_c220's count forms run in Counter mode and leave Normal mode with a

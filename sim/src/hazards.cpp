@@ -201,6 +201,7 @@ SimViolation hazard_violation(const char* api, const char* kind, Space sp, uint6
         msg += std::string("no ") + sync_hint(prev.pipe, in.pipe) +
                " flag, PipeBarrier<PIPE_ALL> or queue handshake in between";
     if (compilerWould) msg += " (--cce-auto-sync=off; with it on the compiler inserts this sync)";
+    if (sp == Space::UB) msg += ub_owner(cur(api), lo);
     return violation(api, (std::string("pipe hazard ") + kind).c_str(), msg, "pipe hazard");
 }
 

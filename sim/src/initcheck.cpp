@@ -80,17 +80,18 @@ void InitShadow::unmark(uint64_t lo, uint64_t hi) {
 
 void init_report(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi, uint64_t first) {
     const std::string site = std::string("uninitialised read|") + api + "|" + (role ? role : "");
-    char buf[256];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
                   "uninitialised read: %s%sUB [%s, %s) (%llu B) was never written since InitBuffer (first "
-                  "unwritten byte at %s)",
+                  "unwritten byte at %s)%s",
                   role ? role : "", role ? " " : "", hex(lo).c_str(), hex(hi).c_str(), (unsigned long long)(hi - lo),
-                  hex(first).c_str());
+                  hex(first).c_str(), ub_owner(b, lo).c_str());
     // Neither the NPU nor the real implementation refuses such a read (the lanes often end
     // up discarded): a warning, once per API and operand, unless ASCEND_XENT_INITCHECK=error.
     if (b.launch && !b.launch->initcheckError) {
         warn_once(site, api + std::string(" (block ") + std::to_string(b.idx) + "): " + buf +
-                            " (the NPU reads whatever the bytes hold; ASCEND_XENT_INITCHECK=error stops here)");
+                            " (the NPU reads whatever the bytes hold; ASCEND_XENT_INITCHECK=error stops here)" +
+                            site_text(api));
         return;
     }
     report_or_throw(b.launch, site, [&] { return violation(api, "uninitialised read", buf); });

@@ -154,6 +154,7 @@ int32_t push_buffer(Block& b, Carve& c, uint8_t pos, uint32_t lenR, int32_t queu
     f.pool = c.pool;
     f.poolGen = c.poolGen;
     f.pos = pos;
+    f.site = b.site;
     b.bufs.push_back(f);
     c.next += lenR;
     c.count += 1;
@@ -517,6 +518,28 @@ Slot que_deque(const char* api, int32_t qid, const QueHop& hop) {
     q.head = (q.head + 1) % q.depth;
     --q.used;
     return slot_of(b, id);
+}
+
+// Names the live buffer holding UB offset lo by what the kernel wrote: its queue or
+// TBuf and the InitBuffer call that made it.
+std::string ub_owner(const Block& b, uint64_t lo) {
+    for (size_t i = 0; i < b.bufs.size(); ++i) {
+        const Buffer& f = b.bufs[i];
+        if (!live(b, f) || lo < f.offset || lo >= uint64_t(f.offset) + f.len) continue;
+        std::string what;
+        if (f.queue < 0) {
+            what = "the TBuf";
+        } else {
+            const std::vector<int32_t>& mine = b.queues[size_t(f.queue)].bufs;
+            size_t k = 0;
+            while (k < mine.size() && mine[k] != int32_t(i)) ++k;
+            what = "buffer " + std::to_string(k + 1) + " of " + std::to_string(mine.size()) + " of the queue";
+        }
+        what += f.site.file ? std::string(" of InitBuffer at ") + f.site.file + ":" + std::to_string(f.site.line)
+                            : std::string(" of InitBuffer #") + std::to_string(i + 1);
+        return "; UB " + hex(lo) + " is in " + what + " (at +" + hex(lo - f.offset) + ")";
+    }
+    return std::string();
 }
 
 int32_t que_buffer_at(const char* api, int32_t qid, const void* p) {

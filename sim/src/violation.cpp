@@ -1,5 +1,6 @@
 // SimViolation and the fail() helper every check uses.
 #include <cstdarg>
+#include <cstring>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -24,6 +25,26 @@ Block& cur(const char* api) {
 
 uint32_t block_num(const char* api) { return cur(api).num; }
 
+bool site_enter(const CallSite& site) {
+    // A call from the simulator's own headers (an API built on others) names no site.
+    if (!tls_block || tls_block->site.file || std::strstr(site.file, "/ascend_sim/")) return false;
+    tls_block->site = site;
+    return true;
+}
+
+void site_leave() {
+    if (tls_block) tls_block->site = CallSite{nullptr, 0};
+}
+
+std::string site_text(const char* api) {
+    if (!tls_block || !tls_block->site.file) return std::string();
+    const CallSite& s = tls_block->site;
+    std::string t = std::string(" [at ") + s.file + ":" + std::to_string(s.line);
+    // A report from an API the kernel did not call itself: name the call it is part of.
+    if (s.api && std::string(api).find(s.api) == std::string::npos) t += std::string(", in its ") + s.api + " call";
+    return t + "]";
+}
+
 SimViolation violation(const char* api, const char* rule, const std::string& detail, const char* heading) {
     const int64_t b = block_idx_or_none();
     std::string what = "[ascend_sim] ";
@@ -31,6 +52,7 @@ SimViolation violation(const char* api, const char* rule, const std::string& det
     if (b >= 0) what += " (block " + std::to_string(b) + ")";
     what += ": ";
     what += detail;
+    if (b >= 0) what += site_text(api);
     return SimViolation(api, b, rule, what);
 }
 

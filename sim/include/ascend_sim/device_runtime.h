@@ -27,7 +27,34 @@ const char* vec_op_name(VecOp op);
 int64_t block_idx_or_none();
 uint32_t block_num(const char* api);
 
-// Throws SimViolation "[ascend_sim] <api> (block N): <detail>" (printf-style).
+// Where the kernel called an API: the API entry points take it as a defaulted last
+// argument (ASCEND_SIM_SITE, evaluated at the caller's line) and hold it for the
+// call (ASCEND_SIM_ENTER); reports name it. The outermost call from outside the
+// simulator's headers wins, so the calls an advanced API makes keep the kernel's line.
+struct CallSite {
+    const char* file;
+    int line;
+    const char* api = nullptr;  // the API the kernel called there
+};
+bool site_enter(const CallSite& site);  // false: outside a kernel, or a call already holds the site
+void site_leave();
+class SiteScope {
+public:
+    SiteScope(const CallSite& site, const char* api) : held_(site_enter(CallSite{site.file, site.line, api})) {}
+    ~SiteScope() {
+        if (held_) site_leave();
+    }
+    SiteScope(const SiteScope&) = delete;
+    SiteScope& operator=(const SiteScope&) = delete;
+
+private:
+    bool held_;
+};
+#define ASCEND_SIM_SITE \
+    const ascend_sim::detail::CallSite ascend_sim_site = {__builtin_FILE(), __builtin_LINE()}
+#define ASCEND_SIM_ENTER const ascend_sim::detail::SiteScope ascend_sim_site_scope(ascend_sim_site, __func__)
+
+// Throws SimViolation "[ascend_sim] <api> (block N) at <file>:<line>: <detail>" (printf-style).
 [[noreturn]] void fail(const char* api, const char* rule, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -298,7 +298,7 @@ inline void ub_blocks32(const ascend_sim::detail::UbRef& dst, const ascend_sim::
 
 // UB -> UB: count elements, count * sizeof(T) a multiple of 32 (the NPU rounds down).
 template <class T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     static_assert(!ascend_sim::is_nibble_v<T>,
                   "DataCopy of int4b_t by element count is not modelled; copy the bytes as int8_t or uint8_t");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
@@ -315,27 +315,27 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32
 }
 
 template <class T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams) {
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::ub_blocks32(dst.ub_ref(), src.ub_ref(), repeatParams);
 }
 
 template <class T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::count_form(true, dst, src, count);
 }
 
 template <class T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::count_form(false, src, dst, count);
 }
 
 template <class T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& repeatParams) {
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& repeatParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::blocks32("DataCopy", true, dst, src, repeatParams);
 }
 
 template <class T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams) {
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::blocks32("DataCopy", false, src, dst, repeatParams);
 }
 
@@ -343,14 +343,14 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& dataCopyParams,
-                 const DataCopyPadExtParams<T>& padParams) {
+                 const DataCopyPadExtParams<T>& padParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::pad_gm_to_ub("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
                            padParams.leftPadding, padParams.rightPadding, sim_copy::pad_bits(padParams.paddingValue));
 }
 
 template <class T>
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& dataCopyParams) {
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& dataCopyParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::pad_ub_to_gm("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride);
 }
@@ -359,7 +359,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
 // (CheckDataCopyPadPaddingCommon) accepts only paddingValue 0 here.
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& dataCopyParams,
-                 const DataCopyPadParams& padParams) {
+                 const DataCopyPadParams& padParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     if (padParams.paddingValue != 0)
         ascend_sim::detail::fail("DataCopyPad", "DataCopyPadParams.paddingValue must be 0",
                                  "DataCopyPadParams.paddingValue %llu: the legacy parameters support only 0 "
@@ -371,7 +371,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
 }
 
 template <class T>
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams) {
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& dataCopyParams, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_copy::pad_ub_to_gm("DataCopyPad", dst, src, dataCopyParams.blockCount, dataCopyParams.blockLen,
                            dataCopyParams.srcStride, dataCopyParams.dstStride);
 }
@@ -379,7 +379,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
 // The fill of later GM->UB DataCopyPad calls (dav_c220: set_mov_pad_val); pos
 // VECIN, VECOUT or MAX (either).
 template <class T, TPosition pos = TPosition::MAX>
-void SetPadValue(T paddingValue) {
+void SetPadValue(T paddingValue, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
                   "SetPadValue: pos is VECIN, VECOUT or MAX");
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,

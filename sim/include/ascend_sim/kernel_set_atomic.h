@@ -35,22 +35,22 @@ void set(const char* api, ascend_sim::detail::AtomicOp op) {
 }  // namespace sim_atomic
 
 template <typename T>
-void SetAtomicType() {
+void SetAtomicType(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_atomic::set<T>("SetAtomicType", ascend_sim::detail::AtomicOp::NONE);
 }
 template <typename T>
-void SetAtomicAdd() {
+void SetAtomicAdd(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_atomic::set<T>("SetAtomicAdd", ascend_sim::detail::AtomicOp::ADD);
 }
 template <typename T>
-void SetAtomicMax() {
+void SetAtomicMax(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_atomic::set<T>("SetAtomicMax", ascend_sim::detail::AtomicOp::MAX);
 }
 template <typename T>
-void SetAtomicMin() {
+void SetAtomicMin(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
     sim_atomic::set<T>("SetAtomicMin", ascend_sim::detail::AtomicOp::MIN);
 }
-inline void DisableDmaAtomic() { ascend_sim::detail::set_atomic_op("DisableDmaAtomic", ascend_sim::detail::AtomicOp::NONE); }
-inline void SetAtomicNone() { DisableDmaAtomic(); }
+inline void DisableDmaAtomic(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER; ascend_sim::detail::set_atomic_op("DisableDmaAtomic", ascend_sim::detail::AtomicOp::NONE); }
+inline void SetAtomicNone(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER; DisableDmaAtomic(); }
 
 }  // namespace AscendC

@@ -73,7 +73,7 @@ public:
           maxLen_(dataLen_),
           pos_(pos) {}
 
-    PrimType GetValue(const uint32_t index) const {
+    PrimType GetValue(const uint32_t index, ASCEND_SIM_SITE) const { ASCEND_SIM_ENTER;
         check_index("LocalTensor::GetValue", index);
         if constexpr (kNibble) {
             auto* byte = reinterpret_cast<uint8_t*>(addr_) + index / 2;
@@ -86,7 +86,7 @@ public:
     }
     // int4b_t: the byte is read, its other nibble kept (so that byte must be written before).
     template <class T1>
-    void SetValue(const uint32_t index, const T1 value) const {
+    void SetValue(const uint32_t index, const T1 value, ASCEND_SIM_SITE) const { ASCEND_SIM_ENTER;
         check_index("LocalTensor::SetValue", index);
         if constexpr (kNibble) {
             auto* byte = reinterpret_cast<uint8_t*>(addr_) + index / 2;
@@ -222,13 +222,13 @@ public:
     void SetGlobalBuffer(__gm__ PrimType* buffer) { SetGlobalBuffer(buffer, 0); }
 
     // Through the core's DCache: a read may see a stale line (see DataCacheCleanAndInvalid).
-    PrimType GetValue(const uint64_t offset) const {
+    PrimType GetValue(const uint64_t offset, ASCEND_SIM_SITE) const { ASCEND_SIM_ENTER;
         PrimType v;
         ascend_sim::detail::scalar_gm("GlobalTensor::GetValue", gm_ref(offset), sizeof(T), false, &v);
         return v;
     }
     // Into the core's DCache, not written through to GM on the NPU.
-    void SetValue(const uint64_t offset, PrimType value) const {
+    void SetValue(const uint64_t offset, PrimType value, ASCEND_SIM_SITE) const { ASCEND_SIM_ENTER;
         ascend_sim::detail::scalar_gm("GlobalTensor::SetValue", gm_ref(offset), sizeof(T), true, &value);
     }
     // Tracked as a read; write through SetValue so the DCache model sees it.

@@ -71,50 +71,50 @@ public:
     static constexpr int32_t kDepth = depth;
 
     template <class T>
-    LocalTensor<T> AllocTensor() {
+    LocalTensor<T> AllocTensor(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return LocalTensor<T>::from_slot(ascend_sim::detail::que_alloc(kApi[kAlloc], id_), kPos);
     }
     template <class T>
-    void FreeTensor(LocalTensor<T>& tensor) {
+    void FreeTensor(LocalTensor<T>& tensor, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         ascend_sim::detail::que_free(kApi[kFree], id_, tensor.buf_id(), tensor.GetPhyAddr());
     }
     // The queue's own handshake (src -> dst).
     template <class T>
-    bool EnQue(const LocalTensor<T>& tensor) {
+    bool EnQue(const LocalTensor<T>& tensor, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return enque(tensor, que_event(src, dst, true), src, dst, false);
     }
     template <class T>
-    LocalTensor<T> DeQue() {
+    LocalTensor<T> DeQue(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return deque<T>(que_event(src, dst, true), src, dst, false);
     }
     // A handshake between positions of the kernel's choosing (TQueBind<VECIN, VECOUT>:
     // EnQue<GM, VECIN> after the copy in, EnQue<VECOUT, GM> after the vector work).
     template <TPosition srcUserPos, TPosition dstUserPos, class T>
-    bool EnQue(const LocalTensor<T>& tensor) {
+    bool EnQue(const LocalTensor<T>& tensor, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         check_user<srcUserPos, dstUserPos>();
         return enque(tensor, que_event(srcUserPos, dstUserPos, true), srcUserPos, dstUserPos, true);
     }
     template <TPosition srcUserPos, TPosition dstUserPos, class T>
-    LocalTensor<T> DeQue() {
+    LocalTensor<T> DeQue(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         check_user<srcUserPos, dstUserPos>();
         return deque<T>(que_event(srcUserPos, dstUserPos, true), srcUserPos, dstUserPos, true);
     }
     // The buffer-handle forms (kernel_tquebind_impl.h AllocBuffer, EnQue(TBufHandle),
     // DeQue(), FreeBuffer): the same handshakes on a buffer named by its UB address.
-    TBufHandle AllocBuffer() { return static_cast<TBufHandle>(ascend_sim::detail::que_alloc(kApi[kAlloc], id_).p); }
-    bool EnQue(TBufHandle buf) {
+    TBufHandle AllocBuffer(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER; return static_cast<TBufHandle>(ascend_sim::detail::que_alloc(kApi[kAlloc], id_).p); }
+    bool EnQue(TBufHandle buf, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return ascend_sim::detail::que_enque(
             kApi[kEnQue], id_, ascend_sim::detail::que_buffer_at(kApi[kEnQue], id_, buf), buf,
             ascend_sim::detail::QueHop{uint8_t(que_event(src, dst, true)), uint8_t(src), uint8_t(dst), false});
     }
-    TBufHandle DeQue() {
+    TBufHandle DeQue(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return static_cast<TBufHandle>(
             ascend_sim::detail::que_deque(kApi[kDeQue], id_,
                                           ascend_sim::detail::QueHop{uint8_t(que_event(src, dst, true)),
                                                                      uint8_t(src), uint8_t(dst), false})
                 .p);
     }
-    void FreeBuffer(TBufHandle buf) {
+    void FreeBuffer(TBufHandle buf, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         ascend_sim::detail::que_free(kApi[kFree], id_, ascend_sim::detail::que_buffer_at(kApi[kFree], id_, buf), buf);
     }
     bool HasIdleBuffer() { return ascend_sim::detail::que_idle_buffers(id_) > 0; }
@@ -201,12 +201,12 @@ public:
 
     // The whole buffer.
     template <class T>
-    LocalTensor<T> Get() {
+    LocalTensor<T> Get(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::Get", id_, ~uint64_t(0), 0, false), pos);
     }
     // The first len ELEMENTS; len*sizeof(T) must fit and be a multiple of 32 B.
     template <class T>
-    LocalTensor<T> Get(uint32_t len) {
+    LocalTensor<T> Get(uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return LocalTensor<T>::from_slot(
             ascend_sim::detail::tbuf_get("TBuf::Get", id_, ascend_sim::elem_bytes<T>(len), 0, true), pos);
     }
@@ -221,12 +221,12 @@ public:
     // CANN's (kernel_tbuf_impl.h): AllocTensor is Get, the whole buffer, and
     // FreeTensor does nothing: the buffer is not released and the tensor stays valid.
     template <class T>
-    LocalTensor<T> AllocTensor() {
+    LocalTensor<T> AllocTensor(ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         return LocalTensor<T>::from_slot(ascend_sim::detail::tbuf_get("TBuf::AllocTensor", id_, ~uint64_t(0), 0, false),
                                          pos);
     }
     template <class T>
-    void FreeTensor(LocalTensor<T>&) {}
+    void FreeTensor(LocalTensor<T>&, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;}
 
     // A user-defined pool's placement (kernel_tbuf_impl.h): one buffer.
     void InitStartBufHandle(TBufHandle, uint8_t num, uint32_t) {
@@ -265,26 +265,26 @@ public:
     TBufPool& operator=(const TBufPool&) = delete;
 
     template <class T>
-    bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+    bool InitBuffer(T& que, uint8_t num, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         que.sim_bind(ascend_sim::detail::bufpool_init_queue("TBufPool::InitBuffer", id_, uint8_t(T::srcPosition),
                                                             uint8_t(T::dstPosition), T::kDepth, num, len));
         return true;
     }
     template <TPosition bufPos>
-    bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
+    bool InitBuffer(TBuf<bufPos>& buf, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         buf.sim_bind(ascend_sim::detail::bufpool_init_tbuf("TBufPool::InitBuffer", id_, uint8_t(bufPos), len));
         return true;
     }
     // A nested pool of len bytes from this one's free range.
     template <class T>
-    bool InitBufPool(T& bufPool, uint32_t len) {
+    bool InitBufPool(T& bufPool, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         static_assert(T::isTbufPool, "TBufPool::InitBufPool: bufPool must be a TBufPool");
         bufPool.sim_bind(ascend_sim::detail::bufpool_init("TBufPool::InitBufPool", -1, id_, -1, len, T::kBufIDSize));
         return true;
     }
     // A nested pool over shareBuf's range (len at most shareBuf's length).
     template <class T, class U>
-    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         static_assert(T::isTbufPool && U::isTbufPool, "TBufPool::InitBufPool: bufPool and shareBuf must be TBufPools");
         bufPool.sim_bind(ascend_sim::detail::bufpool_init("TBufPool::InitBufPool", -1, id_, shareBuf.sim_id(), len,
                                                           T::kBufIDSize));
@@ -365,7 +365,7 @@ public:
     // num buffers of len bytes (rounded up to 32) for a TQue; num must be the queue's
     // TQueConfig::bufferNumber when that is set (kernel_tpipe_impl.h's assertion).
     template <class T>
-    bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+    bool InitBuffer(T& que, uint8_t num, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         if (T::kConfigBufferNumber != 0 && T::kConfigBufferNumber != num)
             ascend_sim::detail::fail("TPipe::InitBuffer", "buffer number differs from TQueConfig",
                                      "buffer number is %u, which should be the same as TQueConfig::bufferNumber(%u)",
@@ -375,20 +375,20 @@ public:
         return true;
     }
     template <TPosition pos>
-    bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         buf.sim_bind(ascend_sim::detail::tpipe_init_tbuf("TPipe::InitBuffer", id_, uint8_t(pos), len));
         return true;
     }
     // A TBufPool of len bytes from the TPipe's free UB.
     template <class T>
-    bool InitBufPool(T& bufPool, uint32_t len) {
+    bool InitBufPool(T& bufPool, uint32_t len, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         static_assert(T::isTbufPool, "TPipe::InitBufPool: bufPool must be a TBufPool");
         bufPool.sim_bind(ascend_sim::detail::bufpool_init("TPipe::InitBufPool", id_, -1, -1, len, T::kBufIDSize));
         return true;
     }
     // A TBufPool over shareBuf's range (len at most shareBuf's length).
     template <class T, class U>
-    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, ASCEND_SIM_SITE) { ASCEND_SIM_ENTER;
         static_assert(T::isTbufPool && U::isTbufPool, "TPipe::InitBufPool: bufPool and shareBuf must be TBufPools");
         bufPool.sim_bind(
             ascend_sim::detail::bufpool_init("TPipe::InitBufPool", id_, -1, shareBuf.sim_id(), len, T::kBufIDSize));

@@ -342,6 +342,7 @@ struct Buffer {
     QueHop enq{};         // ENQUEUED: the handshake its EnQue set
     int8_t enqId = -1;    // ENQUEUED: the event id of that SetFlag
     int8_t freeId = -1;   // FreeTensor's SetFlag of the queue's release event, until AllocTensor waits for it
+    CallSite site{nullptr, 0};  // the kernel's InitBuffer call that made it
 };
 
 // A queue's ring (kernel_tquebind_impl.h): `depth` slots shared by every EnQue and
@@ -473,6 +474,7 @@ struct Block {
     uint64_t deqScale = 0;      // DEQSCALE (SetDeqScale)
     bool deqScaleSet = false;   // whether this block set it
     int kernelType = -1;        // KERNEL_TASK_TYPE_DEFAULT's KernelMetaType; -1: not declared
+    CallSite site{nullptr, 0};  // the kernel's API call in progress (violation.cpp)
 
     // DCache (64-byte lines)
     LineSet dirtyLines, cachedLines, staleLines;
@@ -607,6 +609,11 @@ struct Launch {
 // Prints "[ascend_sim] warning: <message>" to stderr the first time the process meets
 // `site`; later hits are silent. For what the real implementation does not refuse.
 void warn_once(const std::string& site, const std::string& message);
+// " [at <file>:<line>]" of the calling block's API call in progress (device_runtime.h
+// CallSite), with ", in its <API> call" when that is not api; "" outside one.
+std::string site_text(const char* api);
+// "; UB <lo> is in <the queue or TBuf holding it, by its InitBuffer line>", or "" (queues.cpp).
+std::string ub_owner(const Block& b, uint64_t lo);
 
 // The SimViolation fail() throws, "[ascend_sim] <api> (block N): <detail>"; a heading,
 // when given, stands for the API in the message (the exception's api() stays api).
