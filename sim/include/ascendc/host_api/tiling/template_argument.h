@@ -49,6 +49,23 @@ constexpr uint64_t INVALID_TILING_KEY = 0XFFFFFFFFFFFFFFFF;
 
 #include "kernel_operator.h"
 
+// The data-type ids a DATATYPE parameter lists (模板参数定义.md: C_DT_*), ge::DataType's values.
+enum : int {
+    C_DT_FLOAT = ge::DT_FLOAT,
+    C_DT_FLOAT16 = ge::DT_FLOAT16,
+    C_DT_INT8 = ge::DT_INT8,
+    C_DT_INT32 = ge::DT_INT32,
+    C_DT_UINT8 = ge::DT_UINT8,
+    C_DT_INT16 = ge::DT_INT16,
+    C_DT_UINT16 = ge::DT_UINT16,
+    C_DT_UINT32 = ge::DT_UINT32,
+    C_DT_INT64 = ge::DT_INT64,
+    C_DT_UINT64 = ge::DT_UINT64,
+    C_DT_DOUBLE = ge::DT_DOUBLE,
+    C_DT_BOOL = ge::DT_BOOL,
+    C_DT_BF16 = ge::DT_BF16,
+};
+
 template <int dataTypeId>
 struct TypeFromId {
     using type = void;
