@@ -49,55 +49,40 @@ constexpr uint64_t INVALID_TILING_KEY = 0XFFFFFFFFFFFFFFFF;
 
 #include "kernel_operator.h"
 
-// The data-type ids a DATATYPE parameter lists (模板参数定义.md: C_DT_*), ge::DataType's values.
-enum : int {
-    C_DT_FLOAT = ge::DT_FLOAT,
-    C_DT_FLOAT16 = ge::DT_FLOAT16,
-    C_DT_INT8 = ge::DT_INT8,
-    C_DT_INT32 = ge::DT_INT32,
-    C_DT_UINT8 = ge::DT_UINT8,
-    C_DT_INT16 = ge::DT_INT16,
-    C_DT_UINT16 = ge::DT_UINT16,
-    C_DT_UINT32 = ge::DT_UINT32,
-    C_DT_INT64 = ge::DT_INT64,
-    C_DT_UINT64 = ge::DT_UINT64,
-    C_DT_DOUBLE = ge::DT_DOUBLE,
-    C_DT_BOOL = ge::DT_BOOL,
-    C_DT_BF16 = ge::DT_BF16,
-};
+// The data-type ids a DATATYPE parameter lists (模板参数定义.md: C_DT_*, ge::DataType's
+// values) and the type TypeFromId gives for each.
+#define ASCEND_SIM_TPL_TYPES(X) \
+    X(FLOAT, float)             \
+    X(FLOAT16, half)            \
+    X(INT8, int8_t)             \
+    X(INT32, int32_t)           \
+    X(UINT8, uint8_t)           \
+    X(INT16, int16_t)           \
+    X(UINT16, uint16_t)         \
+    X(UINT32, uint32_t)         \
+    X(INT64, int64_t)           \
+    X(UINT64, uint64_t)         \
+    X(DOUBLE, double)           \
+    X(BOOL, bool)               \
+    X(BF16, bfloat16_t)
+#define ASCEND_SIM_TPL_ID(name, t) C_DT_##name = ge::DT_##name,
+enum : int { ASCEND_SIM_TPL_TYPES(ASCEND_SIM_TPL_ID) };
+#undef ASCEND_SIM_TPL_ID
 
 template <int dataTypeId>
 struct TypeFromId {
     using type = void;
 };
-#define ASCEND_SIM_TPL_TYPE(id, t) \
-    template <>                    \
-    struct TypeFromId<id> {        \
-        using type = t;            \
-    }
-ASCEND_SIM_TPL_TYPE(ge::DT_FLOAT, float);
-ASCEND_SIM_TPL_TYPE(ge::DT_FLOAT16, half);
-ASCEND_SIM_TPL_TYPE(ge::DT_INT8, int8_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_INT32, int32_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_UINT8, uint8_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_INT16, int16_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_UINT16, uint16_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_INT64, int64_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_UINT32, uint32_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_UINT64, uint64_t);
-ASCEND_SIM_TPL_TYPE(ge::DT_DOUBLE, double);
-ASCEND_SIM_TPL_TYPE(ge::DT_BOOL, bool);
-ASCEND_SIM_TPL_TYPE(ge::DT_BF16, bfloat16_t);
+#define ASCEND_SIM_TPL_TYPE(name, t) \
+    template <>                      \
+    struct TypeFromId<ge::DT_##name> { \
+        using type = t;              \
+    };
+ASCEND_SIM_TPL_TYPES(ASCEND_SIM_TPL_TYPE)
 #undef ASCEND_SIM_TPL_TYPE
+#undef ASCEND_SIM_TPL_TYPES
 
-#if defined(ASCENDC_TPL_KERNEL)
-
-#define ASCENDC_TPL_DTYPE_DECL(...)
-#define ASCENDC_TPL_DATATYPE_DECL(...)
-#define ASCENDC_TPL_FORMAT_DECL(...)
-#define ASCENDC_TPL_UINT_DECL(...)
-#define ASCENDC_TPL_BOOL_DECL(...)
-#define ASCENDC_TPL_KERNEL_TYPE_DECL(...)
+// The selections only restrict which kernels CANN compiles: empty in both forms.
 #define ASCENDC_TPL_DTYPE_SEL(...)
 #define ASCENDC_TPL_DATATYPE_SEL(...)
 #define ASCENDC_TPL_FORMAT_SEL(...)
@@ -107,9 +92,18 @@ ASCEND_SIM_TPL_TYPE(ge::DT_BF16, bfloat16_t);
 #define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
 #define ASCENDC_TPL_DETERMINISTIC_SEL(...)
 #define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(...)
-#define ASCENDC_TPL_ARGS_DECL(...)
 #define ASCENDC_TPL_ARGS_SEL(...)
 #define ASCENDC_TPL_SEL(...)
+
+#if defined(ASCENDC_TPL_KERNEL)
+
+#define ASCENDC_TPL_DTYPE_DECL(...)
+#define ASCENDC_TPL_DATATYPE_DECL(...)
+#define ASCENDC_TPL_FORMAT_DECL(...)
+#define ASCENDC_TPL_UINT_DECL(...)
+#define ASCENDC_TPL_BOOL_DECL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_DECL(...)
+#define ASCENDC_TPL_ARGS_DECL(...)
 
 #else
 #include <algorithm>
@@ -158,18 +152,6 @@ using TilingSelectParams = std::vector<std::vector<ParamStruct>>;
 #define ASCENDC_TPL_KERNEL_TYPE_DECL(x, ...) \
     ParamStruct{#x, ASCENDC_TPL_SHARED_KERNEL_TYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}, "DECL"}
 #define ASCENDC_TPL_ARGS_DECL(x, ...) static TilingDeclareParams g_tilingDeclareParams{__VA_ARGS__}
-// The selections only restrict which kernels CANN compiles: not kept.
-#define ASCENDC_TPL_DTYPE_SEL(...)
-#define ASCENDC_TPL_DATATYPE_SEL(...)
-#define ASCENDC_TPL_FORMAT_SEL(...)
-#define ASCENDC_TPL_UINT_SEL(...)
-#define ASCENDC_TPL_BOOL_SEL(...)
-#define ASCENDC_TPL_TILING_STRUCT_SEL(...)
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
-#define ASCENDC_TPL_DETERMINISTIC_SEL(...)
-#define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(...)
-#define ASCENDC_TPL_ARGS_SEL(...)
-#define ASCENDC_TPL_SEL(...)
 
 namespace AscendC {
 inline uint64_t FastEncodeTilingKeyDirect(const TilingDeclareParams& declareParams,
