@@ -8,6 +8,7 @@
 // it is reported only if the kernel reaches its next SyncAll or its end without
 // cleaning the line and reading it again: a kernel that polls through its DCache
 // (clean, read, retry) reads stale values by design.
+#include <atomic>
 #include <cstring>
 
 #include "ascend_sim/runtime_state.h"
@@ -98,30 +99,39 @@ void dcache_on_bypass(Block& b, const char* api, uint64_t lo, uint64_t hi, bool 
 }
 
 namespace {
-// Fills the line from GM (or from what GM held before another core's uncleaned
-// SetValue, naming that in why) as a GM flag read.
-std::array<uint8_t, 64>& fill(Block& b, uint64_t line, uint64_t lo, uint64_t hi, std::string* why) {
+// What GM held before another core's uncleaned SetValue of the line (naming that
+// in why), or nullptr when no other core has the line dirty.
+const uint8_t* foreign_dirty_old(Block& b, uint64_t line, std::array<uint8_t, 64>& old, std::string* why) {
     Launch& L = *b.launch;
+    if (L.dirtyCount.load(std::memory_order_relaxed) <= b.dirtyLines.size()) return nullptr;
+    std::lock_guard<std::mutex> lk(L.dirtyMu);
+    auto it = L.dirtyOwner.find(line);
+    if (it == L.dirtyOwner.end() || it->second == b.idx) return nullptr;
+    old = L.dirtyOld[line];
+    if (why)
+        *why = "in a 64-byte line block " + std::to_string(it->second) +
+               " wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid), so it gets what GM held before";
+    return old.data();
+}
+
+// Fills the line from GM (or from what GM held before another core's uncleaned
+// SetValue) as a GM flag read.
+std::array<uint8_t, 64>& fill(Block& b, uint64_t line, uint64_t lo, uint64_t hi, std::string* why) {
     std::array<uint8_t, 64> old;
-    const uint8_t* from = nullptr;
-    if (L.dirtyCount.load(std::memory_order_relaxed) > b.dirtyLines.size()) {
-        std::lock_guard<std::mutex> lk(L.dirtyMu);
-        auto it = L.dirtyOwner.find(line);
-        if (it != L.dirtyOwner.end() && it->second != b.idx) {
-            old = L.dirtyOld[line];
-            from = old.data();
-            if (why)
-                *why = "in a 64-byte line block " + std::to_string(it->second) +
-                       " wrote with SetValue and has not cleaned (DataCacheCleanAndInvalid), so it gets what GM "
-                       "held before";
-        }
-    }
     Block::LineCopy& lc = b.lineCopy[line];
     std::array<uint8_t, 64>& c = lc.bytes;
     const LineSpan r = line_in_region(line, lo, hi);
     const uint64_t at = r.lo - (line << 6);
-    c.fill(0);
-    gm_flag_read(b, r.lo, r.hi, c.data() + at, from ? from + at : nullptr);
+    for (;;) {
+        const uint8_t* from = foreign_dirty_old(b, line, old, why);
+        c.fill(0);
+        gm_flag_read(b, r.lo, r.hi, c.data() + at, from ? from + at : nullptr);
+        if (from) break;
+        // A SetValue on another host thread marks its line dirty before writing GM:
+        // bytes read from GM are clean only if the line is still not dirty after.
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        if (!foreign_dirty_old(b, line, old, nullptr)) break;
+    }
     lc.lo = r.lo;
     lc.hi = r.hi;
     b.cachedLines.insert(line);
@@ -222,16 +232,18 @@ void dcache_on_epoch(Block& b, const std::vector<std::vector<GmRecord>>& all) {
 
 namespace {
 // The clean of one line. A dirty line's write-back is a scalar GM write of the
-// line (recorded anew: it reaches GM only now) and a GM flag write.
+// line (recorded anew: it reaches GM only now) and a GM flag write, recorded
+// before other cores' fills can see the line's new bytes (drop_dirty).
 void clean_line(Block& b, const char* api, uint64_t line) {
     b.cachedLines.erase(line);
     b.staleLines.erase(line);
     b.lineCopy.erase(line);
     auto s = b.staleReads.find(line);
     if (s != b.staleReads.end()) s->second.cleaned = true;
-    if (!drop_dirty(b, line)) return;
+    if (!b.dirtyLines.count(line)) return;
     add_gm_record(b, b.hz.issue(P_S, api), line << 6, (line + 1) << 6, true);
     gm_flag_write(b, line << 6, (line + 1) << 6, nullptr);
+    drop_dirty(b, line);
 }
 }  // namespace
 

@@ -172,14 +172,20 @@ uint64_t ub_workspace(const char* api, Block& b, const UbRef& ub, uint64_t bytes
 }
 }  // namespace
 
+// gmFlagsUsed is set before the flag's bytes reach GM (here, or after the caller's
+// write-back of a dirty line), so that a poll on another host thread that sees them
+// has taken, or retakes, the locked path and learns what they publish.
 void gm_flag_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
     Launch& L = *b.launch;
     auto* gm = reinterpret_cast<uint8_t*>(lo);
     std::lock_guard<std::mutex> lk(L.mu);
+    if (L.blockDim >= 2) {
+        ensure_clocks(L);
+        L.gmFlagsUsed = true;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
     if (v) std::memcpy(gm, v, hi - lo);
     if (L.blockDim < 2) return;
-    ensure_clocks(L);
-    L.gmFlagsUsed = true;
     // What is still in flight is not covered: it counts from the next segment on.
     for (GmRecord& r : b.records)
         if (r.pub <= b.seg && !completed(b, r)) r.pub = b.seg + 1;
@@ -197,9 +203,11 @@ void gm_flag_write(Block& b, uint64_t lo, uint64_t hi, const void* v) {
 void gm_flag_read(Block& b, uint64_t lo, uint64_t hi, uint8_t* out, const uint8_t* from) {
     Launch& L = *b.launch;
     if (!from) from = reinterpret_cast<const uint8_t*>(lo);
-    if (!L.gmFlagsUsed.load(std::memory_order_relaxed)) {
+    if (!L.gmFlagsUsed.load(std::memory_order_acquire)) {
         std::memcpy(out, from, hi - lo);
-        return;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        // Still unset: no flag write had begun when these bytes were read.
+        if (!L.gmFlagsUsed.load(std::memory_order_relaxed)) return;
     }
     std::lock_guard<std::mutex> lk(L.mu);
     std::memcpy(out, from, hi - lo);

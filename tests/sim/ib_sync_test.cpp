@@ -265,6 +265,16 @@ XTEST(a_gm_flag_orders_the_blocks) {
     ascend_sim::set_threads(0);
 }
 
+// On two host threads block 1 polls while block 0 raises the flag: a poll that
+// sees the flag's bytes must learn what it publishes, however the two interleave
+// (the launch's first flag write also sets up its clocks, which widens the gap).
+XTEST(a_gm_flag_seen_from_another_host_thread_orders_the_blocks) {
+    ascend_sim::set_threads(2);
+    for (int round = 0; round < 150; ++round)
+        for (Flag f : {Flag::BYPASS, Flag::CLEAN}) run_handoff({f});
+    ascend_sim::set_threads(0);
+}
+
 XTEST(a_gm_flag_does_not_order_what_it_does_not_cover) {
     const char* race[] = {"GM race (blocks 0 and 1", "written by block 0 (DataCopy)", "read by block 1 (DataCopy)",
                           "no SyncAll, IBSet/IBWait pair or GM flag in between"};
