@@ -141,3 +141,9 @@ if(NOT ASCEND_XENT_WITH_CANN)
   add_test(NAME cann_excluded_from_sim
            COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -P ${_here}/check_sim_excludes_cann.cmake)
 endif()
+
+# Each check compiles with its own flags or configures its own tree, none with this
+# tree's: label "uninstrumented" (tests/sim/CMakeLists.txt).
+get_property(_cann_tests DIRECTORY PROPERTY TESTS)
+list(FILTER _cann_tests INCLUDE REGEX "^cann_")
+set_tests_properties(${_cann_tests} PROPERTIES LABELS uninstrumented)
