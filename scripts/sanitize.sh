@@ -29,7 +29,9 @@ if [ ! -e "$LIBASAN" ] || [ ! -e "$LIBUBSAN" ]; then
   echo "sanitize.sh: $CXX_BIN has no libasan.so/libubsan.so" >&2
   exit 1
 fi
-export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=0:detect_leaks=0:strict_string_checks=1:check_initialization_order=1}
+# allocator_may_return_null: an allocation too large for the host fails as it does
+# uninstrumented (MemoryError, std::bad_alloc), not as an ASan abort.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=0:detect_leaks=0:strict_string_checks=1:check_initialization_order=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 # pybind11 for the extension (run_tests.sh's venv has it only inside pip's build isolation).
@@ -74,7 +76,11 @@ if [ "${SAN_SKIP_PY:-0}" != 1 ]; then
   find "$overlay/ascend_xent" -name '_C*.so' -delete
   find "$overlay/ascend_xent" -name '__pycache__' -type d -prune -exec rm -rf {} +
   cp "$ext" "$overlay/ascend_xent/"
-  SLICE=${SAN_PYTEST:-"tests/python/test_errors.py tests/python/test_bad_inputs.py tests/python/test_out_of_range.py tests/python/test_special_values.py tests/python/test_concurrency.py tests/python/test_determinism.py tests/python/test_property.py tests/python/test_kernel_golden.py::test_shapes"}
+  # The native layer's error paths, special values, threads and launches; the arrays the
+  # kernel cannot read raw; the forward kernel; the timing model; the torch paths (not
+  # torch.compile and opcheck: their time goes to compiling, not to this extension). Not
+  # test_runtime's host-thread limit: under an address-space limit ASan itself cannot map.
+  SLICE=${SAN_PYTEST:-"tests/python/test_errors.py tests/python/test_bad_inputs.py tests/python/test_out_of_range.py tests/python/test_special_values.py tests/python/test_concurrency.py tests/python/test_determinism.py tests/python/test_property.py tests/python/test_kernel_golden.py::test_shapes tests/python/test_input_representations.py tests/python/test_shard_grad.py tests/python/test_forward.py tests/python/test_perf_model.py tests/python/test_torch_out.py tests/python/test_torch_contract.py -k not(compile)and(not(opcheck))"}
   log "pytest slice against $ext (LD_PRELOAD libasan + libubsan)"
   # An editable install's import hook would win over PYTHONPATH: drop it, then check
   # that the instrumented module is the one imported.
