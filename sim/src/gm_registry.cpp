@@ -17,6 +17,10 @@
 #include <map>
 #include <shared_mutex>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim {
@@ -127,12 +131,30 @@ void add(void* p, size_t bytes, std::string name, bool owned) {
 }
 }  // namespace
 
+namespace {
+// Transparent huge pages (Linux) for the 2 MiB-aligned interior of a fresh block, before
+// its fill touches it: otherwise each 4 KiB costs a page fault and a zeroed page, which
+// is most of a launch's system time where every large block is a new mapping (ASan).
+void advise_huge_pages(void* p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t lo = (a + kHuge - 1) & ~(kHuge - 1), hi = (a + bytes) & ~(kHuge - 1);
+    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+}  // namespace
+
 void* gm_alloc(size_t bytes, const char* name, bool zeroed) {
     // aclrtMalloc as the Runtime API documents it: 64-byte aligned, ALIGN_UP(size, 32) + 32
     // bytes, all of them the kernel's to touch (a DMA rounded up past a ragged end stays inside).
     const size_t sz = (bytes + 31) / 32 * 32 + 32;
     void* p = std::aligned_alloc(64, (sz + 63) / 64 * 64);
     if (!p) throw std::bad_alloc();
+    advise_huge_pages(p, sz);
     // Uninitialised device memory reads as 0xFF bytes (NaN, -1), as UB does: a kernel
     // or test that relies on memory it never wrote fails the same way every run.
     std::memset(p, zeroed ? 0x00 : 0xFF, sz);
