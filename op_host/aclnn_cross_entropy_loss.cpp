@@ -50,6 +50,7 @@ ascend_xent::LaunchInfo InfoOf(const ForwardExecutor& e) {
     info.rowTiles = (t.n + t.tileRows - 1) / t.tileRows;
     info.colTiles = (t.c + t.tileCols - 1) / t.tileCols;
     info.blockDim = Launches(t) ? t.blockDim : 0;
+    info.launches = Launches(t) ? 1 : 0;
     info.workspaceBytes = e.tiling.workspaceBytes;
     info.minTrafficBytes = uint64_t(t.n) * uint64_t(t.c) * 2 * uint64_t(DtypeBytes(t.dtype));
     info.ubBytes = e.tiling.ubBytesUsed;

@@ -54,7 +54,8 @@ ascend_xent::LaunchInfo InfoOf(const Executor& e) {
     info.rowTiles = t.rowTiles;
     info.colTiles = t.colTiles;
     info.blockDim = t.n == 0 ? 0 : t.blockDim;
-    info.prologue = t.n != 0 && t.prologue != 0 && t.prologueLocal == 0;  // the cross-core sums and their SyncAll
+    info.prologue = t.n != 0 && t.sumsBlockDim > 0;
+    info.launches = t.n == 0 ? 0 : (t.sumsBlockDim > 0 ? 2 : 1);
     info.workspaceBytes = e.tiling.workspaceBytes;
     info.minTrafficBytes = uint64_t(t.n) * uint64_t(t.c) * 2 * uint64_t(DtypeBytes(t.dtype));
     info.ubBytes = e.tiling.ubBytesUsed;

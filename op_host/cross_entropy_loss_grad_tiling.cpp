@@ -397,10 +397,11 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
     // A few rows and at most one weight chunk: each core summing them itself takes what
-    // the chunks' owners take anyway, without their slots and a SyncAll on the launch's
-    // critical path (3 us in the NPU model); with more than kLocalPrologueRows rows each
+    // the chunks' owners take anyway, without their slots and a launch of their own
+    // (its launch cost on the critical path); with more than kLocalPrologueRows rows each
     // core's scalar pass over them would cost the simulator more.
     t.prologueLocal = t.prologue && t.rowChunks <= 1 && t.weightChunks <= 1 && N <= kLocalPrologueRows ? 1 : 0;
+    t.sumsBlockDim = t.prologue && !t.prologueLocal ? std::min(t.blockDim, t.rowChunks + t.weightChunks) : 0;
 
     // User workspace: the tiling itself, then the slots.
     t.tilingBytes = Align32(sizeof(CrossEntropyLossGradTilingData));

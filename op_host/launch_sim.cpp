@@ -2,6 +2,7 @@
 // synchronous; caller memory that is not aclrtMalloc'd (e.g. the Python caller's
 // buffers) is registered as simulator GM for the launch's duration.
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <vector>
@@ -16,6 +17,9 @@
 extern "C" void cross_entropy_loss_grad(uint8_t* gradLoss, uint8_t* logProb, uint8_t* target, uint8_t* weight,
                                         uint8_t* gradZloss, uint8_t* lseForZloss, uint8_t* xGrad, uint8_t* workspace,
                                         uint8_t* tiling);
+extern "C" void cross_entropy_loss_grad_sums(uint8_t* gradLoss, uint8_t* logProb, uint8_t* target, uint8_t* weight,
+                                             uint8_t* gradZloss, uint8_t* lseForZloss, uint8_t* xGrad,
+                                             uint8_t* workspace, uint8_t* tiling);
 extern "C" void cross_entropy_loss(uint8_t* input, uint8_t* target, uint8_t* weight, uint8_t* loss, uint8_t* logProb,
                                    uint8_t* zloss, uint8_t* lseForZloss, uint8_t* workspace, uint8_t* tiling);
 
@@ -56,12 +60,20 @@ uint8_t* Gm(const GmBuffer& b) { return static_cast<uint8_t*>(b.data); }
 // us on two; the two break even around 130k elements, 8 x 32000 is faster on two).
 constexpr int64_t kOneHostThreadElements = int64_t(1) << 17;
 
-// The tiling at the start of the user workspace, then the kernel's blocks; a
-// simulator report (or any exception) becomes ACLNN_ERR_RUNTIME_ERROR.
-template <class Tiling, class Body>
-LaunchOutcome Run(const char* kernel, std::initializer_list<NamedBuffer> buffers, const Tiling& tiling,
-                  int64_t elements, void* workspace, uint64_t libApiWorkspaceBytes, uint32_t blockDim,
-                  const TilingPlatform& platform, const Body& body) {
+// A kernel's launch: its name, its blockDim and the call that runs one block.
+struct Kernel {
+    const char* name;
+    uint32_t blockDim;
+    std::function<void(uint8_t* ws, uint8_t* tiling)> body;
+};
+
+// The tiling at the start of the user workspace, then each kernel's blocks in turn (as
+// launches queued on one stream run); a simulator report (or any exception) becomes
+// ACLNN_ERR_RUNTIME_ERROR.
+template <class Tiling>
+LaunchOutcome Run(std::initializer_list<NamedBuffer> buffers, const Tiling& tiling, int64_t elements,
+                  void* workspace, uint64_t libApiWorkspaceBytes, const TilingPlatform& platform,
+                  std::initializer_list<Kernel> kernels) {
     LaunchOutcome out;
     try {
         const CallerMemory lease(buffers);
@@ -69,7 +81,10 @@ LaunchOutcome Run(const char* kernel, std::initializer_list<NamedBuffer> buffers
         uint8_t* ws = static_cast<uint8_t*>(workspace);
         std::memcpy(ws + libApiWorkspaceBytes, &tiling, sizeof(tiling));
         uint8_t* tilingGm = ws + libApiWorkspaceBytes;
-        ascend_sim::run_kernel(kernel, blockDim, ProfileOf(platform), [&] { body(ws, tilingGm); });
+        for (const Kernel& k : kernels) {
+            if (k.blockDim == 0) continue;
+            ascend_sim::run_kernel(k.name, k.blockDim, ProfileOf(platform), [&] { k.body(ws, tilingGm); });
+        }
         out.completed = true;
     } catch (const std::exception& e) {
         out.status = ACLNN_ERR_RUNTIME_ERROR;
@@ -81,8 +96,13 @@ LaunchOutcome Run(const char* kernel, std::initializer_list<NamedBuffer> buffers
 }  // namespace
 
 LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream) {
-    return Run("cross_entropy_loss_grad",
-               {{a.gradLoss, "gradLoss"},
+    const auto args = [&](auto kernel) {
+        return [&a, kernel](uint8_t* ws, uint8_t* tiling) {
+            kernel(Gm(a.gradLoss), Gm(a.logProb), Gm(a.target), Gm(a.weight), Gm(a.gradZloss), Gm(a.lseForZloss),
+                   Gm(a.xGrad), ws, tiling);
+        };
+    };
+    return Run({{a.gradLoss, "gradLoss"},
                 {a.logProb, "logProb"},
                 {a.target, "target"},
                 {a.weight, "weight"},
@@ -90,16 +110,14 @@ LaunchOutcome launch_cross_entropy_loss_grad(const LaunchArgs& a, aclrtStream) {
                 {a.lseForZloss, "lseForZloss"},
                 {a.xGrad, "out"},
                 {GmBuffer{a.workspace, a.workspaceBytes}, "workspace"}},
-               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.blockDim, a.platform,
-               [&](uint8_t* ws, uint8_t* tiling) {
-                   cross_entropy_loss_grad(Gm(a.gradLoss), Gm(a.logProb), Gm(a.target), Gm(a.weight),
-                                           Gm(a.gradZloss), Gm(a.lseForZloss), Gm(a.xGrad), ws, tiling);
-               });
+               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.platform,
+               {{"cross_entropy_loss_grad_sums", static_cast<uint32_t>(a.tiling.sumsBlockDim),
+                 args(cross_entropy_loss_grad_sums)},
+                {"cross_entropy_loss_grad", a.blockDim, args(cross_entropy_loss_grad)}});
 }
 
 LaunchOutcome launch_cross_entropy_loss(const ForwardLaunchArgs& a, aclrtStream) {
-    return Run("cross_entropy_loss",
-               {{a.input, "input"},
+    return Run({{a.input, "input"},
                 {a.target, "target"},
                 {a.weight, "weight"},
                 {a.loss, "loss"},
@@ -107,11 +125,11 @@ LaunchOutcome launch_cross_entropy_loss(const ForwardLaunchArgs& a, aclrtStream)
                 {a.zloss, "zloss"},
                 {a.lseForZloss, "lseForZloss"},
                 {GmBuffer{a.workspace, a.workspaceBytes}, "workspace"}},
-               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.blockDim, a.platform,
-               [&](uint8_t* ws, uint8_t* tiling) {
-                   cross_entropy_loss(Gm(a.input), Gm(a.target), Gm(a.weight), Gm(a.loss), Gm(a.logProb),
-                                      Gm(a.zloss), Gm(a.lseForZloss), ws, tiling);
-               });
+               a.tiling, a.tiling.n * a.tiling.c, a.workspace, a.libApiWorkspaceBytes, a.platform,
+               {{"cross_entropy_loss", a.blockDim, [&a](uint8_t* ws, uint8_t* tiling) {
+                     cross_entropy_loss(Gm(a.input), Gm(a.target), Gm(a.weight), Gm(a.loss), Gm(a.logProb),
+                                        Gm(a.zloss), Gm(a.lseForZloss), ws, tiling);
+                 }}});
 }
 
 }  // namespace xent

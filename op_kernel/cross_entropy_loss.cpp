@@ -1,6 +1,6 @@
 // Kernel entry of CrossEntropyLoss, the forward (Kernel-Launch style, like
 // cross_entropy_loss_grad.cpp: the dtype codes in the tiling pick the template
-// instance). The tiling arrives as a GM pointer and is read word by word.
+// instance). The tiling arrives as a GM pointer and is read in one DMA.
 #include "kernel_operator.h"
 
 #include "kernel_entry.h"

@@ -68,6 +68,15 @@ struct TargetWeights {
     __aicore__ inline float At(int64_t target) const {
         return resident ? ub.GetValue(static_cast<uint32_t>(target)) : gm.GetValue(static_cast<uint64_t>(target));
     }
+    // The whole weight (classes floats) into `into`, ready for the scalar unit's reads.
+    __aicore__ inline void MakeResident(const AscendC::LocalTensor<float>& into, int64_t classes,
+                                        AscendC::TPipe& pipe) {
+        ub = into;
+        resident = true;
+        AscendC::DataCopyPad(ub, gm, AscendC::DataCopyExtParams(1, static_cast<uint32_t>(classes * 4), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        WaitPipe<AscendC::HardEvent::MTE2_S>(pipe);
+    }
 };
 
 }  // namespace xent

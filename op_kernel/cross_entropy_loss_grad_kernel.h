@@ -26,6 +26,7 @@
 #include "cross_entropy_loss_grad_row_terms.h"
 #include "cross_entropy_loss_grad_scratch_layout.h"
 #include "cross_entropy_loss_grad_tiling_data.h"
+#include "kernel_entry.h"
 
 namespace xent {
 
@@ -39,6 +40,15 @@ struct KernelArgs {  // one declaration each: GM_ADDR is a macro ending in '*'
     GM_ADDR xGrad;
     GM_ADDR userWorkspace;
 };
+
+// What a kernel entry of the backward does with its arguments (the main kernel's and the
+// sums launch's take the same ones): the tiling, then Kernel's instance for its codes.
+template <template <class, class> class Kernel>
+__aicore__ inline void RunGradEntry(const KernelArgs& a, GM_ADDR tiling) {
+    CrossEntropyLossGradTilingData t;
+    ReadTiling(tiling, t);
+    RunForDtype<Kernel>(t, a);
+}
 
 template <class T, class TTarget>
 class CrossEntropyLossGradKernel {
@@ -85,7 +95,8 @@ public:
         if (t_.prologue) {
             CrossEntropyLossGradReductions<TTarget> reductions(t_, pipe_, scratchBuf_, targetGm_, weightGm_, weights_,
                                                                userWs_, bad_);
-            reductions.Run(core_, t_.blockDim, s_);
+            if (t_.prologueLocal) reductions.Local(s_);
+            else reductions.Totals(s_);
         }
         int64_t count = 0;
         if (t_.colMajorTiles) {
@@ -464,12 +475,7 @@ private:
     // The whole weight, once per core, for the scalar unit and the vector unit; with
     // smoothWeightRows, copied onto that many rows for SmoothWholeRows.
     __aicore__ inline void LoadResidentWeight() {
-        weights_.ub = weightBuf_.template Get<float>();
-        weights_.resident = true;
-        AscendC::DataCopyPad(weights_.ub, weightGm_,
-                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.classTotal * 4), 0, 0, 0),
-                             AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
-        WaitPipe<AscendC::HardEvent::MTE2_S>(pipe_);
+        weights_.MakeResident(weightBuf_.template Get<float>(), t_.classTotal, pipe_);
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
         if (t_.smoothWeightRows == 0) return;
         // Row-packed: every tile has the pitch of tile 0. The padding between the copies

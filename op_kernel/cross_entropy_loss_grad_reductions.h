@@ -1,13 +1,16 @@
-// The prologue: launch-wide sums the per-row terms need.
+// The launch-wide sums the per-row terms need:
 //   W = sum of weight[target_i] over non-ignored rows, M = their count (mean)
 //   sum_k w_k (weighted label smoothing)
 // Determinism: the sums are cut into fixed-size chunks (kRowChunk rows,
-// kWeightChunk columns) that do not depend on the core count or UB size.
-// Chunks are dealt to cores round-robin (from the last); each chunk's partial is summed in a
-// fixed order (ReduceSum over kRowSub/kWeightSub staged values, then in
-// sequence) and written to its own 32-byte workspace slot. After SyncAll every
-// core adds all partials in chunk order, so every core, core count and SoC
-// profile gets the same bits. M is counted as an integer.
+// kWeightChunk columns) that do not depend on the core count or UB size. Each
+// chunk's partial is summed in a fixed order (ReduceSum over kRowSub/kWeightSub
+// staged values, then in sequence) and written to its own 32-byte workspace slot
+// by a launch of its own (cross_entropy_loss_grad_sums, before the main kernel on
+// the same stream); every core of the main kernel then adds all partials in chunk
+// order, so every core, core count and SoC profile gets the same bits, and no core
+// ever waits for another (no SyncAll, nothing that could deadlock). M is counted as
+// an integer. Small problems (one chunk of each) skip the slots: every core of the
+// main kernel sums the chunk itself.
 #pragma once
 #include "kernel_operator.h"
 
@@ -34,34 +37,30 @@ public:
                                          static_cast<uint64_t>(t.weightChunks) * kSlotFloats);
     }
 
-    // Every core: its chunks' partials, SyncAll, then the totals (with prologueLocal,
-    // the one row chunk on every core, no slot, no SyncAll). Chunks are dealt from
-    // the last core down: the first tileRemainder cores have a larger share. When the
-    // row and weight chunks together fit on the other cores, one each (the row chunks,
-    // then the weight chunks); else row chunk k and weight chunk k on the same core.
-    __aicore__ inline void Run(int64_t core, int64_t cores, LaunchScalars& s) {
-        if (t_.prologueLocal) {  // chunk 0 of each, added up as the Sum*Partials add their one slot
-            if (t_.rowChunks > 0) {
-                float weightSum = 0.0f;
-                int32_t count = 0;
-                RowChunkSums(0, weightSum, count);
-                SetRowSums(0.0f + weightSum, count, s);
-            }
-            if (t_.weightChunks > 0) s.classWeightSum = 0.0f + WeightChunkSum(0);
-            return;
+    // The sums launch: chunk j of the row chunks then the weight chunks, on block j mod blocks.
+    __aicore__ inline void Partials(int64_t block, int64_t blocks) {
+        for (int64_t j = block; j < t_.rowChunks + t_.weightChunks; j += blocks) {
+            if (j < t_.rowChunks) RowChunk(j);
+            else WeightChunk(j - t_.rowChunks);
         }
-        const int64_t k0 = cores - 1 - core;
-        if (t_.rowChunks + t_.weightChunks <= cores - t_.tileRemainder) {
-            if (k0 < t_.rowChunks) RowChunk(k0);
-            else if (k0 < t_.rowChunks + t_.weightChunks) WeightChunk(k0 - t_.rowChunks);
-        } else {
-            for (int64_t k = k0; k < t_.rowChunks; k += cores) RowChunk(k);
-            for (int64_t k = k0; k < t_.weightChunks; k += cores) WeightChunk(k);
-        }
-        AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
-        AscendC::SyncAll();
+    }
+
+    // The main kernel, after the sums launch: every core adds the slots in chunk order.
+    __aicore__ inline void Totals(LaunchScalars& s) {
         if (t_.rowChunks > 0) SumRowPartials(s);
         if (t_.weightChunks > 0) SumWeightPartials(s);
+    }
+
+    // The main kernel, at most one chunk of each (prologueLocal): chunk 0 summed here,
+    // added up as Totals adds its one slot.
+    __aicore__ inline void Local(LaunchScalars& s) {
+        if (t_.rowChunks > 0) {
+            float weightSum = 0.0f;
+            int32_t count = 0;
+            RowChunkSums(0, weightSum, count);
+            SetRowSums(0.0f + weightSum, count, s);
+        }
+        if (t_.weightChunks > 0) s.classWeightSum = 0.0f + WeightChunkSum(0);
     }
 
 private:

@@ -1,6 +1,6 @@
 // The tiling of one CrossEntropyLossGrad launch: a plain struct shared by the
 // host (which computes it, op_host/cross_entropy_loss_grad_tiling.cpp) and the
-// kernel (which reads it from GM word by word). Only int64_t and float
+// kernel (which brings it into UB in one DMA). Only int64_t and float
 // fields, naturally aligned, no pointers, size a multiple of 8 bytes.
 #pragma once
 #include <cstdint>
@@ -99,11 +99,13 @@ struct CrossEntropyLossGradTilingData {
     int64_t scratchBytes;    // prologue staging, partial sums, bad-target slot
 
     // ---- prologue: W, M (mean) and sum_k w_k (weighted smoothing) ----
-    int64_t prologue;        // 1: run it, then SyncAll
+    int64_t prologue;        // 1: the main kernel needs them
     // 1: at most one row chunk and one weight chunk (N <= kLocalPrologueRows, C <=
-    // kWeightChunk): every core sums them itself, with no workspace slot and no SyncAll;
-    // the same bits.
+    // kWeightChunk): every core sums them itself, with no workspace slot; the same bits.
     int64_t prologueLocal;
+    // Blocks of the sums launch queued before the main kernel (its chunks' partial
+    // slots); 0: no such launch (no sums, or prologueLocal).
+    int64_t sumsBlockDim;
     int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
     int64_t weightChunks;    // ceil(classTotal / kWeightChunk) when weighted smoothing, else 0
 

@@ -1,6 +1,6 @@
 // The tiling of one CrossEntropyLoss (forward) launch: a plain struct shared by
 // the host (op_host/cross_entropy_loss_tiling.cpp computes it) and the kernel
-// (which reads it from GM word by word). Only int64_t and float fields, naturally
+// (which brings it into UB in one DMA). Only int64_t and float fields, naturally
 // aligned, no pointers, size a multiple of 8 bytes.
 #pragma once
 #include <cstdint>

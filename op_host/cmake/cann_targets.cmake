@@ -1,7 +1,7 @@
 # The CANN build of ascend_xent (included by op_host/CMakeLists.txt when
 # cmake/cann.cmake found CANN and loaded its ascendc.cmake).
 #
-#   ascend_xent_kernel  op_kernel/cross_entropy_loss_grad.cpp and cross_entropy_loss.cpp
+#   ascend_xent_kernel  op_kernel/cross_entropy_loss_grad.cpp, cross_entropy_loss_grad_sums.cpp, cross_entropy_loss.cpp
 #                       compiled by CANN's Ascend C toolchain for SOC_VERSION
 #                       (ascendc_library, one kernel per source); it generates
 #                       include/ascend_xent_kernel/aclrtlaunch_<kernel>.h for each
@@ -16,7 +16,7 @@
 # kernel argument (workspace) as the system workspace, so GetUserWorkspace() in the
 # kernel points past it, exactly as the simulator's does.
 ascendc_library(ascend_xent_kernel STATIC ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad.cpp
-                ${XENT_ROOT}/op_kernel/cross_entropy_loss.cpp)
+                ${XENT_ROOT}/op_kernel/cross_entropy_loss_grad_sums.cpp ${XENT_ROOT}/op_kernel/cross_entropy_loss.cpp)
 # ASCEND_XENT_BATCH_SCHEDULE: the kernel carries __schedmode__(1) (asc-devkit 9.1.0 on).
 option(ASCEND_XENT_BATCH_SCHEDULE "Launch the kernel in batch schedule mode (__schedmode__(1), CANN >= 9.1)" ON)
 if(ASCEND_XENT_BATCH_SCHEDULE)

@@ -83,7 +83,7 @@ def last_launch_stats() -> Optional[dict]:
     kernel time (the launch is asynchronous).
 
     Keys: kernel, soc, block_dim, blocks_used, host_threads, mode, tile_rows, tile_cols,
-    row_tiles, col_tiles, prologue, workspace_bytes, min_traffic_bytes, gm_read_bytes,
+    row_tiles, col_tiles, prologue, launches, workspace_bytes, min_traffic_bytes, gm_read_bytes,
     gm_write_bytes, dma_in, dma_out, scalar_gm_reads, scalar_gm_writes,
     scalar_ub_reads, scalar_ub_writes, vector_instructions, vector_repeats,
     ub_peak_bytes, vector_repeats_by_op, wall_seconds, timing.
@@ -92,11 +92,15 @@ def last_launch_stats() -> Optional[dict]:
     ``set_timing(True)`` or ASCEND_XENT_TIMING=1): the modelled NPU time as msprof
     reports it, task_duration_us, aiv_time_us, aiv_vec/scalar/mte2/mte3_time_us and
     their ratios (means over blocks), l2_hit_bytes, hbm_read_bytes,
-    hbm_write_back_bytes and the same per block under ``blocks``.
+    hbm_write_back_bytes and the same per block under ``blocks``. ``timings`` has one such
+    record per kernel launch of the call, in order (``launches`` of them: the backward
+    queues a sums launch before its main kernel when it needs launch-wide sums); the
+    counters are the main kernel's.
     """
     stats = _native().last_launch_stats()
     if stats is not None and isinstance(stats.get("timing"), str):
         stats["timing"] = json.loads(stats["timing"])
+        stats["timings"] = [json.loads(t) for t in stats["timings"]]
     return stats
 
 

@@ -72,6 +72,7 @@ py::dict launch_info_dict(const ascend_xent::LaunchInfo& info) {
     d["col_tiles"] = info.colTiles;
     d["tiling_block_dim"] = info.blockDim;
     d["prologue"] = info.prologue;
+    d["launches"] = info.launches;
     d["workspace_bytes"] = info.workspaceBytes;
     d["min_traffic_bytes"] = info.minTrafficBytes;
     d["ub_bytes"] = info.ubBytes;

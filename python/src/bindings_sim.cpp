@@ -29,7 +29,7 @@ struct LastLaunch {
     bool valid = false;
     ascend_sim::LaunchStats stats;
     ascend_xent::LaunchInfo info{};
-    ascend_sim::LaunchTiming timing;  // valid when the launch was timed
+    std::vector<ascend_sim::LaunchTiming> timings;  // each kernel launch of the call, in order (valid when timed)
     double wallSeconds = 0.0;
 };
 std::mutex g_lastMutex;
@@ -74,8 +74,14 @@ py::object last_launch_stats() {
     for (const auto& c : l.stats.perBlock) perBlock.append(counters_dict(c));
     d["per_block"] = perBlock;
     d["wall_seconds"] = l.wallSeconds;
-    // The timing model's record, as ASCEND_XENT_PROFILE writes it (ascend_xent.sim decodes it).
-    d["timing"] = l.timing.valid ? py::object(py::str(ascend_sim::profile_json(l.timing))) : py::none();
+    // The timing model's records, as ASCEND_XENT_PROFILE writes them (ascend_xent.sim decodes
+    // them): "timing" the last (main) kernel's, "timings" every launch's of the call.
+    const bool timed = !l.timings.empty() && l.timings.back().valid;
+    d["timing"] = timed ? py::object(py::str(ascend_sim::profile_json(l.timings.back()))) : py::none();
+    py::list timings;
+    if (timed)
+        for (const auto& t : l.timings) timings.append(py::str(ascend_sim::profile_json(t)));
+    d["timings"] = timed ? py::object(timings) : py::none();
     return d;
 }
 
@@ -116,9 +122,10 @@ void free_owned_workspace(void* p, uint64_t bytes) { munmap(p, bytes); }
 void record_launch(double wallSeconds) {
     ascend_sim::LaunchStats stats = ascend_sim::last_launch_stats();
     ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
-    ascend_sim::LaunchTiming timing = ascend_sim::last_launch_timing();
+    std::vector<ascend_sim::LaunchTiming> timings =
+        ascend_sim::recent_launch_timings(static_cast<size_t>(std::max<int64_t>(info.launches, 1)));
     std::lock_guard<std::mutex> lock(g_lastMutex);
-    g_last.timing = std::move(timing);
+    g_last.timings = std::move(timings);
     g_last.valid = true;
     g_last.stats = std::move(stats);
     g_last.info = info;

@@ -1,7 +1,9 @@
 // The timing model's switches and outputs: whether launches are timed, the last
 // launch's traces and timing, the msprof-style profile line (ASCEND_XENT_PROFILE)
 // and the Chrome trace (ASCEND_XENT_TRACE).
+#include <algorithm>
 #include <atomic>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -25,6 +27,13 @@ struct Last {
     LaunchTiming timing;
 };
 thread_local Last t_last;
+constexpr size_t kRecent = 8;
+thread_local std::deque<LaunchTiming> t_recent;  // the last kRecent launches' timings, newest last
+
+void remember(const LaunchTiming& t) {
+    t_recent.push_back(t);
+    if (t_recent.size() > kRecent) t_recent.pop_front();
+}
 
 std::mutex g_fileMu;
 
@@ -81,6 +90,11 @@ bool timing_enabled() {
 }
 
 LaunchTiming last_launch_timing() { return t_last.timing; }
+
+std::vector<LaunchTiming> recent_launch_timings(size_t n) {
+    const size_t k = std::min(n, t_recent.size());
+    return std::vector<LaunchTiming>(t_recent.end() - static_cast<std::ptrdiff_t>(k), t_recent.end());
+}
 
 std::shared_ptr<const TimingRecording> last_launch_recording() { return t_last.rec; }
 
@@ -148,6 +162,7 @@ void timing_launch_end(std::vector<TimingTrace>&& traces, const std::string& ker
         if (t.pendingUb | t.pendingGm) t.flush_scalar();
     t_last.rec = std::make_shared<TimingRecording>(TimingRecording{std::move(traces), kernel, soc});
     t_last.timing = replay(t_last.rec->traces, timing_params(soc), kernel, soc, nullptr);
+    remember(t_last.timing);
     if (const char* path = env("ASCEND_XENT_PROFILE")) append_line(path, profile_json(t_last.timing));
     if (const char* path = env("ASCEND_XENT_TRACE")) write_file(path, chrome_trace_json_last_launch());
 }
@@ -155,6 +170,7 @@ void timing_launch_end(std::vector<TimingTrace>&& traces, const std::string& ker
 void timing_launch_untimed() {
     t_last.rec.reset();
     t_last.timing = LaunchTiming{};
+    remember(t_last.timing);
 }
 
 }  // namespace detail

@@ -2,7 +2,7 @@
 // phase 2 must launch on that same profile even if set_soc / set_cores changed
 // the current one in between, on this thread or another. A launch on the new
 // profile would break the tiling's assumptions: more blocks than vector cores
-// (SyncAll refuses) or tiles larger than the UB (InitBuffer overflows).
+// (the launch refuses) or tiles larger than the UB (InitBuffer overflows).
 #include <atomic>
 #include <thread>
 
@@ -21,7 +21,7 @@ struct DefaultProfileAfter {
     }
 };
 
-// Mean with weight: the prologue's SyncAll over every block (64 on ascend950).
+// Mean with weight: the sums launch, then the main kernel over every block (64 on ascend950).
 Options MeanWeighted() {
     Options o;
     o.reduction = "mean";

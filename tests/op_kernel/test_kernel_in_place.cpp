@@ -43,7 +43,7 @@ void RunInPlace(int64_t n, int64_t c, uint64_t seed) {
 
 }  // namespace
 
-// Row-packed tiles over many cores (and the mean prologue's SyncAll).
+// Row-packed tiles over many cores (and the mean's sums launch before them).
 XTEST(in_place_row_packed_3001x9) { RunInPlace(3001, 9, 500); }
 
 // Column-split tiles: a row's column tiles on different cores.

@@ -60,7 +60,14 @@ def test_model_case_reports_the_kernels_pipes(n, c, dtype):
     # The kernel streams log_prob in and the gradient out: both pipes busy, most bytes from HBM.
     assert t["aiv_mte2_time_us"] > 0 and t["aiv_mte3_time_us"] > 0 and t["aiv_vec_time_us"] > 0
     assert t["hbm_read_bytes"] >= n * c * perf_model.ELEM_BYTES[dtype]
-    assert res["seconds"] == pytest.approx(t["task_duration_us"] * 1e-6)
+    # Mean over 2000 rows: the sums launch (its own kernel) runs first; the call's time is both
+    # (64 rows: every core of the main kernel sums them itself, one launch).
+    timings = ax.last_launch_stats()["timings"]
+    assert [x["kernel"] for x in timings] == (["cross_entropy_loss_grad"] if n <= 64 else
+                                              ["cross_entropy_loss_grad_sums", "cross_entropy_loss_grad"])
+    assert timings[-1] == t
+    assert res["launches_us"] == [x["task_duration_us"] for x in timings]
+    assert res["seconds"] == pytest.approx(sum(x["task_duration_us"] for x in timings) * 1e-6)
     # Both shapes fit in the L2: the floor is log_prob's read alone, which the model cannot beat.
     assert res["hbm_floor_seconds"] == pytest.approx(n * c * perf_model.ELEM_BYTES[dtype] / perf_model.hbm_bytes_per_second())
     assert 0 < res["roofline_fraction"] < 1
@@ -93,3 +100,14 @@ def test_timing_params_are_the_simulators():
     assert p["clock_hz"] == 1.85e9 and p["l2_bytes"] == 201326592 and p["l2_line_bytes"] == 128
     with pytest.raises(TypeError, match="soc"):
         sim.timing_params(3)
+
+
+@pytest.mark.requires_sim
+@pytest.mark.parametrize("n,reduction,launches", [(2000, "mean", 2), (64, "mean", 1), (2000, "sum", 1)])
+def test_launch_wide_sums_run_as_their_own_launch(n, reduction, launches):
+    # No core of the backward waits for another: sums over more than one chunk of rows are
+    # a launch queued before the main kernel, not a SyncAll inside it.
+    res = perf_model.model_case(n, 257, "fp32", reduction=reduction)
+    stats = ax.last_launch_stats()
+    assert stats["launches"] == launches and bool(stats["prologue"]) == (launches == 2)
+    assert len(res["launches_us"]) == launches and all(x > 0 for x in res["launches_us"])

@@ -16,7 +16,8 @@ struct LaunchInfo {
     int64_t rowTiles = 0;
     int64_t colTiles = 0;
     int64_t blockDim = 0;       // cores launched (0 when N == 0)
-    bool prologue = false;      // the backward's W/M/sum-w prologue and its SyncAll ran
+    bool prologue = false;      // the backward's launch-wide sums (W, M, sum w) ran as a launch of their own
+    int64_t launches = 0;       // kernel launches the call queued (2: the sums launch, then the main kernel)
     uint64_t workspaceBytes = 0;
     uint64_t minTrafficBytes = 0;  // N*C*(input + output element bytes): logProb in and the gradient out, or the logits in and logProb out
     uint64_t ubBytes = 0;          // UB the kernel's buffers take

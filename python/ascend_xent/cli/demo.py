@@ -128,9 +128,10 @@ def _report(stats, prof, cmp, dtype_name, t_first, warm, t_golden, elements):
         f"  tiling     {mode}: {shape}; tiles of {stats.get('tile_rows')} rows x {stats.get('tile_cols')} "
         f"classes, {stats.get('row_tiles')} x {stats.get('col_tiles')} of them",
         f"  blockDim   {stats.get('block_dim')}: vector cores the kernel is launched on; they share the tiles",
-        "  prologue   " + ("yes: a first pass sums what every row needs (the targets' weights, the rows kept, "
-                             "all weights), then syncs the cores" if stats.get("prologue") else
-                             "no: this reduction and these options need no sum over all rows first"),
+        "  prologue   " + ("yes: a launch of its own first sums what every row needs (the targets' weights, "
+                             "the rows kept, all weights)" if stats.get("prologue") else
+                             "no: this reduction and these options need no sum over all rows first, or so few "
+                             "rows that every core sums them itself"),
         f"  UB peak    {stats.get('ub_peak_bytes', 0) / 1024:.1f} of {ub_kib} KiB: on-chip Unified Buffer the "
         "tiles are computed in",
         f"  accuracy   max |out - golden| = {cmp['max_abs_error']:.3e}, {cmp['max_scaled_error']:.3e} of "

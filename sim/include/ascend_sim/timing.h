@@ -75,6 +75,9 @@ bool timing_enabled();    // set_timing > ASCEND_XENT_TIMING / _PROFILE / _TRACE
 
 // Of the calling thread's most recent launch (valid only when timing was on).
 LaunchTiming last_launch_timing();
+// Of the calling thread's n most recent launches (up to 8), oldest first: an operator
+// that queues several kernels (a sums launch, then the main one) is timed as their sum.
+std::vector<LaunchTiming> recent_launch_timings(size_t n);
 // What that launch recorded, to replay it with other constants (calibration).
 struct TimingRecording;
 std::shared_ptr<const TimingRecording> last_launch_recording();
