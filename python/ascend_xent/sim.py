@@ -43,11 +43,14 @@ def set_soc(name: Optional[str]) -> None:
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name: expected a profile name (str) or None, got {type(name).__name__}")
     if name is not None:
-        known = [p["name"] for p in native().profiles()]
-        if name not in known:
-            raise ValueError(f"name: unknown SoC profile {_checks.short_repr(name)}; "
-                             f"expected one of {', '.join(known)}")
+        _check_profile_name(name, "name")
     native().set_soc(name)
+
+
+def _check_profile_name(name: str, arg: str) -> None:
+    known = [p["name"] for p in native().profiles()]
+    if name not in known:
+        raise ValueError(f"{arg}: unknown SoC profile {_checks.short_repr(name)}; expected one of {', '.join(known)}")
 
 
 def set_auto_sync(on: Optional[bool]) -> None:
@@ -121,6 +124,7 @@ def timing_params(soc: str) -> dict:
     """The timing model's constants for a SoC profile (docs/timing_model.md gives their sources)."""
     if not isinstance(soc, str):
         raise TypeError(f"soc: expected a profile name (str), got {type(soc).__name__}")
+    _check_profile_name(soc, "soc")
     return dict(native().timing_params(soc))
 
 

@@ -244,7 +244,9 @@ def _float32_under_autocast(x):
 def _loss_outputs(input, target, weight, reduction, ignore_index, label_smoothing, scale,
                   inplace_backward=False):
     _torch_checks.check_weight_not_differentiable(weight)
-    if isinstance(input, Tensor) and torch.is_autocast_enabled(input.device.type):
+    # torch.is_autocast_enabled raises a RuntimeError for a device type without autocast
+    # (meta): such an input gets the argument checks' error instead.
+    if isinstance(input, Tensor) and input.device.type in ("cpu", "npu") and torch.is_autocast_enabled(input.device.type):
         input, weight = _float32_under_autocast(input), _float32_under_autocast(weight)
     _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing, scale)
     return _CrossEntropyLoss.apply(input, target, weight, reduction, int(ignore_index),

@@ -106,7 +106,8 @@ void note_peak(Block& b) {
     if (b.ubNext > b.ctr.ubPeakBytes) b.ctr.ubPeakBytes = b.ubNext;
 }
 
-uint32_t round32(uint32_t len) { return (len + 31) / 32 * 32; }
+// In 64 bits: a len within 31 of 2^32 must not wrap to a 0-byte buffer.
+uint64_t round32(uint32_t len) { return (uint64_t(len) + 31) / 32 * 32; }
 
 void alloc_ub(const char* api, Block& b, const Carve& c, uint32_t num, uint32_t len, uint32_t& lenR) {
     if (num < 1 || num > kMaxBuffers) fail(api, "buffer count out of range", "num %u is outside [1, 64]", num);
@@ -118,22 +119,24 @@ void alloc_ub(const char* api, Block& b, const Carve& c, uint32_t num, uint32_t 
              "%u buffers after this call exceed the pool's bufIDSize of %u (TBufPool<pos, bufIDSize>)", c.count + num,
              c.maxCount);
     }
-    lenR = round32(len);
-    const uint64_t end = c.next + uint64_t(num) * lenR;
+    const uint64_t r = round32(len);
+    const uint64_t end = c.next + uint64_t(num) * r;
     if (end > c.end) {
         if (c.pool < 0)
             fail(api, "UB capacity exceeded",
-                 "InitBuffer total %llu B (%llu B before this call + %u x %u B) exceeds the UB of %s: %llu B",
-                 (unsigned long long)end, (unsigned long long)c.next, num, lenR,
+                 "InitBuffer total %llu B (%llu B before this call + %u x %llu B) exceeds the UB of %s: %llu B",
+                 (unsigned long long)end, (unsigned long long)c.next, num, (unsigned long long)r,
                  b.launch ? b.launch->prof.name.c_str() : "?", (unsigned long long)b.ubInitEnd);
         const Pool& p = b.pools[size_t(c.pool)];
         if (p.len == 0)
             fail(api, "TBufPool used after its Reset",
                  "the TBufPool was Reset, which leaves it no UB: InitBufPool it again before InitBuffer");
         fail(api, "beyond the TBufPool",
-             "InitBuffer of %u x %u B at offset %llu of the TBufPool exceeds the pool's %llu B", num, lenR,
+             "InitBuffer of %u x %llu B at offset %llu of the TBufPool exceeds the pool's %llu B", num,
+             (unsigned long long)r,
              (unsigned long long)(c.next - p.start), (unsigned long long)p.len);
     }
+    lenR = uint32_t(r);  // within the UB here
     fill_ub(b, end);
 }
 

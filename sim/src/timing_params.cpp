@@ -3,6 +3,9 @@
 // Atlas A2 profiles of add_high_performance (cases 0-6) by
 // `tests/timing/timing_validation --calibrate`, and on nothing else: the other
 // published measurements are the model's held-out check (docs/timing_model.md).
+#include <stdexcept>
+#include <string>
+
 #include "ascend_sim/sim.h"
 #include "ascend_sim/timing.h"
 
@@ -46,8 +49,10 @@ TimingParams a2() {
 
 TimingParams timing_params(const std::string& soc) {
     TimingParams p = a2();
+    bool known = false;
     for (const SocProfile& prof : profiles()) {
         if (prof.name != soc) continue;
+        known = true;
         if (prof.npuArch == 3510) {
             // Published: add_high_performance/README (950: 1.65GHz); data_copy/README (950
             // L2 128 MB, 5.2 TB/s). Not calibrated: the rest are A2's.
@@ -56,6 +61,8 @@ TimingParams timing_params(const std::string& soc) {
             p.l2Bytes = 128ull << 20;
         }
     }
+    // Not A2's constants under another name: a misspelt profile would time the wrong chip.
+    if (!known) throw std::invalid_argument("[ascend_sim] timing_params: unknown SoC profile \"" + soc.substr(0, 80) + "\"");
     return p;
 }
 

@@ -75,7 +75,10 @@ void pipe_fields(std::ostringstream& o, const PipeTimes& t, double aiv) {
 const char* kPipeName[] = {"scalar", "vector (V)", "MTE2 (GM->UB)", "MTE3 (UB->GM)"};
 }  // namespace
 
-void set_timing(int on) { g_timing = on < 0 ? -1 : (on ? 1 : 0); }
+void set_timing(int on) {
+    if (on < -1 || on > 1) throw std::invalid_argument("[ascend_sim] set_timing(" + std::to_string(on) + "): not -1, 0 or 1");
+    g_timing = on;
+}
 
 bool timing_enabled() {
     const int v = g_timing.load();

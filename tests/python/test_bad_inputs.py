@@ -286,6 +286,17 @@ def test_torch_devices_and_kinds(torch):
     assert torch.equal(ax.cross_entropy_loss_grad(1.0, lp, t2, w2), ref)
 
 
+def test_forward_on_meta_tensors_propagates_shapes(torch):
+    meta = torch.device("meta")
+    x, t = torch.randn(N, C, device=meta), torch.zeros(N, dtype=torch.long, device=meta)
+    loss, lp, zloss, lse = ax.cross_entropy_loss(x, t, reduction="none")
+    assert {o.device for o in (loss, lp, zloss, lse)} == {meta}
+    assert (loss.shape, lp.shape, zloss.shape, lse.shape) == ((N,), (N, C), (N,), (N,))
+    assert ax.cross_entropy(x, t).shape == ()
+    with pytest.raises(ValueError, match="^target: expected a tensor on meta like input, got cpu"):
+        ax.cross_entropy_loss(x, torch.zeros(N, dtype=torch.long))
+
+
 def test_native_layer_rejects_malformed_descriptors():
     # What only a caller bypassing the Python checks can send; clear errors, no crash.
     from ascend_xent._native import descriptor as d

@@ -95,11 +95,23 @@ def test_cli_json_and_report(capsys):
 
 
 @pytest.mark.requires_sim
+@pytest.mark.parametrize("command", ["model", "demo"])
+@pytest.mark.parametrize("size", [["--n", str(10**12)], ["--c", str(2**40)]])
+def test_cli_case_too_large_for_memory_is_an_error(command, size, capsys):
+    assert cli_main([command, *size]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ascend-xent {command}: error: the case does not fit in this host's memory (--n x --c)")
+    assert "Traceback" not in err
+
+
+@pytest.mark.requires_sim
 def test_timing_params_are_the_simulators():
     p = sim.timing_params("ascend910b")
     assert p["clock_hz"] == 1.85e9 and p["l2_bytes"] == 201326592 and p["l2_line_bytes"] == 128
     with pytest.raises(TypeError, match="soc"):
         sim.timing_params(3)
+    with pytest.raises(ValueError, match="^soc: unknown SoC profile 'ascend910'; expected one of .*ascend910b"):
+        sim.timing_params("ascend910")
 
 
 @pytest.mark.requires_sim

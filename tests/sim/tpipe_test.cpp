@@ -138,3 +138,21 @@ XTEST(tpipe_and_reset_run_init_soc_state) {
         for (int32_t i = 0; i < kN; ++i) XCHECK_EQ(y.p[i], 2.0f);
     }
 }
+
+// A length within 31 bytes of 2^32 rounds up past the UB, not around to 0 bytes.
+XTEST(a_length_near_4_gib_exceeds_the_ub) {
+    for (uint32_t len : {0xFFFFFFFFu, 0xFFFFFFE1u}) {
+        XCHECK_THROWS_WITH(one([=] {
+                               TPipe pipe;
+                               TQue<TPosition::VECIN, 1> q;
+                               pipe.InitBuffer(q, 2, len);
+                           }),
+                           "TPipe::InitBuffer (block 0)", "exceeds the UB of", "2 x 4294967296 B");
+        XCHECK_THROWS_WITH(one([=] {
+                               TPipe pipe;
+                               TBuf<TPosition::VECCALC> b;
+                               pipe.InitBuffer(b, len);
+                           }),
+                           "exceeds the UB of", "1 x 4294967296 B");
+    }
+}

@@ -130,6 +130,16 @@ XTEST(double_buffering_overlaps_copies_with_compute) {
     XCHECK(twice.aivTimeUs < single.busy.mte2 + single.busy.vec + single.busy.mte3);
 }
 
+XTEST(set_timing_takes_minus_one_zero_or_one) {
+    XCHECK_THROWS_WITH(ascend_sim::set_timing(7), "set_timing(7): not -1, 0 or 1");
+    XCHECK_THROWS_WITH(ascend_sim::set_timing(-2), "set_timing(-2)");
+}
+
+XTEST(an_unknown_soc_has_no_timing_params) {
+    XCHECK_THROWS_WITH(ascend_sim::timing_params("ascend910"), "timing_params: unknown SoC profile \"ascend910\"");
+    XCHECK_THROWS_WITH(ascend_sim::timing_params(""), "unknown SoC profile");
+}
+
 XTEST(the_cores_share_the_hbm) {
     const ascend_sim::LaunchTiming one = stream(1, 16384, 8, false, true, true);
     const ascend_sim::LaunchTiming many = stream(48, 16384, 8, false, true, true);

@@ -59,6 +59,11 @@ def main(argv=None) -> int:
     except (ValueError, TypeError, RuntimeError) as e:
         print(f"ascend-xent {args.command}: error: {e}", file=sys.stderr)
         return 1
+    except MemoryError as e:  # NumPy's: the case's arrays do not fit in this host's memory
+        shape = " (--n x --c)" if hasattr(args, "n") and hasattr(args, "c") else ""
+        print(f"ascend-xent {args.command}: error: the case does not fit in this host's memory{shape}: {e}",
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
 
