@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnn_phase_common.h"
 #include "ascend_xent/launch_info.h"
 #include "bad_target_slots.h"
 #include "cross_entropy_loss_grad_checks.h"
@@ -23,19 +24,7 @@ namespace {
 constexpr const char* kPhase1 = "aclnnCrossEntropyLossGradGetWorkspaceSize";
 constexpr const char* kPhase2 = "aclnnCrossEntropyLossGrad";
 
-struct Executor : ExecutorBase {
-    CheckedArgs args;
-    TilingResult tiling;
-    uint64_t libApiWorkspaceBytes = 0;
-    TilingPlatform platform;  // captured at phase 1; phase 2 launches on it
-};
-
-aclnnStatus Report(aclnnStatus status, const char* api, const std::string& message) {
-    ReportError(std::string(api) + ": " + message);
-    return status;
-}
-
-GmBuffer Buffer(const TensorArg& t) { return GmBuffer{t.data, t.bytes}; }
+using Executor = PhaseExecutor<CheckedArgs, TilingResult>;
 
 // The tensors the launch reads or writes (z-loss inputs only with z-loss on), as the API names them.
 std::vector<NamedTensor> LaunchTensors(CheckedArgs& a, bool zloss) {

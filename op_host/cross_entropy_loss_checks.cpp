@@ -5,31 +5,35 @@
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 
 namespace xent {
+namespace {
 
-CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional,
-                                      const char* reductionOptional, int64_t ignoreIndex, double labelSmoothing,
-                                      double lseSquareScaleForZloss, bool /*returnZloss*/, const aclTensor* lossOut,
-                                      const aclTensor* logProbOut, const aclTensor* zlossOut,
-                                      const aclTensor* lseForZlossOut, ForwardCheckedArgs* args) {
+// Both APIs: the (N, C) output is logProbOut (the forward) or gradOut (fused, which may
+// be the input itself: each tile of it is read before the gradient is written over it).
+CheckResult CheckArgs(const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional,
+                      const char* reductionOptional, int64_t ignoreIndex, double labelSmoothing,
+                      double lseSquareScaleForZloss, const aclTensor* lossOut, const aclTensor* rowsOut,
+                      const char* rowsName, const aclTensor* zlossOut, const aclTensor* lseForZlossOut, bool fused,
+                      double softcap, ForwardCheckedArgs* args) {
     CheckResult result;
     try {
         ForwardCheckedArgs& a = *args;
         // Every output is required (the vendor API's rule); zlossOut holds zeros without z-loss.
         const std::pair<const aclTensor*, const char*> required[] = {
             {input, "input"},     {target, "target"},         {lossOut, "lossOut"},
-            {logProbOut, "logProbOut"}, {zlossOut, "zlossOut"}, {lseForZlossOut, "lseForZlossOut"}};
+            {rowsOut, rowsName}, {zlossOut, "zlossOut"}, {lseForZlossOut, "lseForZlossOut"}};
         for (const auto& r : required)
             if (!r.first) Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(r.second) + " is null");
 
         const int64_t reduction = CheckReduction(reductionOptional);
         CheckLabelSmoothing(labelSmoothing);
         CheckZlossScale(lseSquareScaleForZloss);
+        if (fused) CheckSoftcap(softcap);
 
         a.input = Describe(input, "input");
         a.target = Describe(target, "target");
         a.weight = Describe(weightOptional, "weightOptional");
         a.loss = Describe(lossOut, "lossOut");
-        a.logProb = Describe(logProbOut, "logProbOut");
+        a.logProb = Describe(rowsOut, rowsName);
         a.zloss = Describe(zlossOut, "zlossOut");
         a.lseForZloss = Describe(lseForZlossOut, "lseForZlossOut");
 
@@ -37,7 +41,7 @@ CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* t
         if (dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16)
             Fail(ACLNN_ERR_PARAM_INVALID, std::string("input must be float32, float16 or bfloat16, got ") + DtypeName(dt));
         RequireSameDtype(a.loss, "lossOut", dt, "input");
-        RequireSameDtype(a.logProb, "logProbOut", dt, "input");
+        RequireSameDtype(a.logProb, rowsName, dt, "input");
         RequireSameDtype(a.zloss, "zlossOut", dt, "input");
         RequireSameDtype(a.lseForZloss, "lseForZlossOut", dt, "input");
         if (a.target.dtype != ACL_INT64 && a.target.dtype != ACL_INT32)
@@ -51,7 +55,7 @@ CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* t
         CheckClassCount(C, "input", a.input.dims, labelSmoothing);
         RequireShape(a.target, "target", {N}, "(N,)");
         if (a.weight.present) RequireShape(a.weight, "weightOptional", {C}, "(C,)");
-        RequireShape(a.logProb, "logProbOut", {N, C}, "(N, C)");
+        RequireShape(a.logProb, rowsName, {N, C}, "(N, C)");
         RequireShape(a.lseForZloss, "lseForZlossOut", {N}, "(N,)");
         // Under mean/sum the vendor's example passes (1,); a 0-D tensor is accepted too.
         const TensorArg* reduced[] = {&a.loss, &a.zloss};
@@ -66,16 +70,22 @@ CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* t
             }
         }
 
-        // No output may overlap an input or another output (the kernel reads and writes at once).
+        // No output may overlap an input or another output (the kernel reads and writes at
+        // once), but for gradOut being exactly the input.
+        const bool inPlace = fused && a.logProb.data == a.input.data && a.logProb.bytes == a.input.bytes;
         const std::pair<const TensorArg*, const char*> tensors[] = {
             {&a.input, "input"},       {&a.target, "target"},   {&a.weight, "weightOptional"},
-            {&a.loss, "lossOut"},      {&a.logProb, "logProbOut"}, {&a.zloss, "zlossOut"},
+            {&a.loss, "lossOut"},      {&a.logProb, rowsName}, {&a.zloss, "zlossOut"},
             {&a.lseForZloss, "lseForZlossOut"}};
         for (int o = 3; o < 7; ++o)
-            for (int i = 0; i < o; ++i)
+            for (int i = 0; i < o; ++i) {
+                const bool rowsOverInput = tensors[o].first == &a.logProb && i == 0;
+                if (rowsOverInput && inPlace) continue;
                 if (Overlaps(*tensors[o].first, *tensors[i].first))
-                    Fail(ACLNN_ERR_PARAM_INVALID,
-                         std::string(tensors[o].second) + " must not overlap " + tensors[i].second);
+                    Fail(ACLNN_ERR_PARAM_INVALID, std::string(tensors[o].second) + " must not overlap " +
+                                                      tensors[i].second +
+                                                      (rowsOverInput && fused ? " except as exactly the same tensor (in place)" : ""));
+            }
 
         ForwardProblem& p = a.problem;
         p.n = N;
@@ -87,11 +97,36 @@ CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* t
         p.hasWeight = a.weight.present;
         p.labelSmoothing = labelSmoothing;
         p.zlossScale = lseSquareScaleForZloss;
+        p.fused = fused;
+        p.softcap = softcap;
     } catch (const CheckFailure& f) {
         result.status = f.status;
         result.message = f.message;
     }
     return result;
+}
+
+}  // namespace
+
+CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional,
+                                      const char* reductionOptional, int64_t ignoreIndex, double labelSmoothing,
+                                      double lseSquareScaleForZloss, bool /*returnZloss*/, const aclTensor* lossOut,
+                                      const aclTensor* logProbOut, const aclTensor* zlossOut,
+                                      const aclTensor* lseForZlossOut, ForwardCheckedArgs* args) {
+    return CheckArgs(input, target, weightOptional, reductionOptional, ignoreIndex, labelSmoothing,
+                     lseSquareScaleForZloss, lossOut, logProbOut, "logProbOut", zlossOut, lseForZlossOut, false, 0.0,
+                     args);
+}
+
+CheckResult CheckCrossEntropyLossWithGradArgs(const aclTensor* input, const aclTensor* target,
+                                              const aclTensor* weightOptional, const char* reductionOptional,
+                                              int64_t ignoreIndex, double labelSmoothing,
+                                              double lseSquareScaleForZloss, double softcap, const aclTensor* lossOut,
+                                              const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+                                              const aclTensor* gradOut, ForwardCheckedArgs* args) {
+    return CheckArgs(input, target, weightOptional, reductionOptional, ignoreIndex, labelSmoothing,
+                     lseSquareScaleForZloss, lossOut, gradOut, "gradOut", zlossOut, lseForZlossOut, true, softcap,
+                     args);
 }
 
 }  // namespace xent

@@ -1,4 +1,5 @@
-// Argument validation of aclnnCrossEntropyLossGetWorkspaceSize: every tensor,
+// Argument validation of aclnnCrossEntropyLossGetWorkspaceSize (and of the fused
+// aclnnXentCrossEntropyLossWithGradGetWorkspaceSize): every tensor,
 // option and layout, with a message naming the argument as the API names it.
 #pragma once
 #include <cstdint>
@@ -19,5 +20,14 @@ CheckResult CheckCrossEntropyLossArgs(const aclTensor* input, const aclTensor* t
                                       double lseSquareScaleForZloss, bool returnZloss, const aclTensor* lossOut,
                                       const aclTensor* logProbOut, const aclTensor* zlossOut,
                                       const aclTensor* lseForZlossOut, ForwardCheckedArgs* args);
+
+// aclnnXentCrossEntropyLossWithGradGetWorkspaceSize: as above, with softcap and gradOut
+// (held in args->logProb) in place of logProbOut.
+CheckResult CheckCrossEntropyLossWithGradArgs(const aclTensor* input, const aclTensor* target,
+                                              const aclTensor* weightOptional, const char* reductionOptional,
+                                              int64_t ignoreIndex, double labelSmoothing,
+                                              double lseSquareScaleForZloss, double softcap, const aclTensor* lossOut,
+                                              const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+                                              const aclTensor* gradOut, ForwardCheckedArgs* args);
 
 }  // namespace xent

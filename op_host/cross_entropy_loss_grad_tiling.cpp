@@ -232,6 +232,45 @@ uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t) {
                                  2 * t.stageBytes + t.scratchBytes);
 }
 
+void SetGradProblem(const TilingProblem& p, uint64_t l2Bytes, CrossEntropyLossGradTilingData& t) {
+    t.n = p.n;
+    t.c = p.c;
+    t.dtype = p.dtype;
+    t.targetBytes = p.targetBytes;
+    t.reduction = p.reduction;
+    t.ignoreIndex = p.ignoreIndex;
+    t.hasWeight = p.hasWeight;
+    t.hasZloss = p.zlossScale != 0.0;
+    t.hasGradZloss = t.hasZloss && p.hasGradZloss;
+    t.smoothing = p.labelSmoothing > 0.0;
+    // Where logProb fits in the L2 it may still be there from the forward: read it through
+    // the L2. Where it cannot, streaming it around the L2 keeps the gradient's lines resident
+    // (the vendor's add_high_performance measured 29% for the same change, case 5 against 4).
+    t.streamLogProb = static_cast<uint64_t>(p.n) * static_cast<uint64_t>(p.c) * DtypeBytes(p.dtype) > l2Bytes;
+    t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
+    t.classOffset = p.classOffset;
+    t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
+    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(t.classTotal));
+    t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
+    t.classCount = static_cast<float>(t.classTotal);
+}
+
+int64_t SetGradPrologue(CrossEntropyLossGradTilingData& t, int64_t slotOffset) {
+    // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
+    const bool mean = t.reduction == XENT_MEAN;
+    t.rowChunks = mean ? CeilDiv(t.n, kRowChunk) : 0;
+    t.weightChunks = t.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
+    t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
+    // A few rows and at most one weight chunk: each core summing them itself takes what
+    // the chunks' owners take anyway, without their slots and a launch (the backward) or a
+    // SyncAll (the fused kernel) on the critical path; with more than kLocalPrologueRows
+    // rows each core's scalar pass over them would cost the simulator more.
+    t.prologueLocal = t.prologue && t.rowChunks <= 1 && t.weightChunks <= 1 && t.n <= kLocalPrologueRows ? 1 : 0;
+    t.rowPartialOffset = slotOffset;
+    t.weightPartialOffset = t.rowPartialOffset + (t.prologueLocal ? 0 : t.rowChunks) * kSlotBytes;
+    return t.weightPartialOffset + (t.prologueLocal ? 0 : t.weightChunks) * kSlotBytes;
+}
+
 TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     TilingResult r;
     auto fail = [&](const std::string& msg) {
@@ -248,26 +287,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     if (p.zlossScale != 0.0 && !p.hasLse) return fail("z-loss needs lseForZlossOptional");
 
     CrossEntropyLossGradTilingData& t = r.data;
-    t.n = p.n;
-    t.c = p.c;
-    t.dtype = p.dtype;
-    t.targetBytes = p.targetBytes;
-    t.reduction = p.reduction;
-    t.ignoreIndex = p.ignoreIndex;
-    t.hasWeight = p.hasWeight;
-    t.hasZloss = p.zlossScale != 0.0;
-    t.hasGradZloss = t.hasZloss && p.hasGradZloss;
-    t.smoothing = p.labelSmoothing > 0.0;
-    // Where logProb fits in the L2 it may still be there from the forward: read it through
-    // the L2. Where it cannot, streaming it around the L2 keeps the gradient's lines resident
-    // (the vendor's add_high_performance measured 29% for the same change, case 5 against 4).
-    t.streamLogProb = static_cast<uint64_t>(p.n) * static_cast<uint64_t>(p.c) * DtypeBytes(p.dtype) > plat.l2Bytes;
-    t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
-    t.classOffset = p.classOffset;
-    t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
-    t.lsOverC = static_cast<float>(p.labelSmoothing / static_cast<double>(t.classTotal));
-    t.twoZScale = static_cast<float>(2.0 * p.zlossScale);
-    t.classCount = static_cast<float>(t.classTotal);
+    SetGradProblem(p, plat.l2Bytes, t);
 
     Shape s{};
     s.elemBytes = DtypeBytes(p.dtype);
@@ -391,24 +411,12 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         FillBuffers(s, 1, std::min<int64_t>(C, maxGranules[buffers] * s.granule), buffers, ub, t);
     }
 
-    // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
-    const bool mean = p.reduction == XENT_MEAN;
-    t.rowChunks = mean ? CeilDiv(N, kRowChunk) : 0;
-    t.weightChunks = p.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
-    t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
-    // A few rows and at most one weight chunk: each core summing them itself takes what
-    // the chunks' owners take anyway, without their slots and a launch of their own
-    // (its launch cost on the critical path); with more than kLocalPrologueRows rows each
-    // core's scalar pass over them would cost the simulator more.
-    t.prologueLocal = t.prologue && t.rowChunks <= 1 && t.weightChunks <= 1 && N <= kLocalPrologueRows ? 1 : 0;
-    t.sumsBlockDim = t.prologue && !t.prologueLocal ? std::min(t.blockDim, t.rowChunks + t.weightChunks) : 0;
-
-    // User workspace: the tiling itself, then the slots.
+    // User workspace: the tiling itself, the bad-target slots, the prologue's slots.
     t.tilingBytes = Align32(sizeof(CrossEntropyLossGradTilingData));
     t.badSlotOffset = t.tilingBytes;
-    t.rowPartialOffset = t.badSlotOffset + t.blockDim * kSlotBytes;
-    t.weightPartialOffset = t.rowPartialOffset + (t.prologueLocal ? 0 : t.rowChunks) * kSlotBytes;
-    t.userWorkspaceBytes = t.weightPartialOffset + (t.prologueLocal ? 0 : t.weightChunks) * kSlotBytes;
+    t.userWorkspaceBytes = SetGradPrologue(t, t.badSlotOffset + t.blockDim * kSlotBytes);
+    // The backward's sums over more than one chunk run as a launch of their own before it.
+    t.sumsBlockDim = t.prologue && !t.prologueLocal ? std::min(t.blockDim, t.rowChunks + t.weightChunks) : 0;
 
     r.blockDim = static_cast<uint32_t>(t.blockDim);
     r.workspaceBytes = N == 0 ? 0 : static_cast<uint64_t>(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes;

@@ -45,6 +45,13 @@ struct TilingResult {
 
 TilingResult ComputeTiling(const TilingProblem& problem, const TilingPlatform& platform);
 
+// The problem's fields and the row terms' factors of t (no tiles): the backward's, and
+// the fused forward's gradient.
+void SetGradProblem(const TilingProblem& problem, uint64_t l2Bytes, CrossEntropyLossGradTilingData& t);
+// The prologue of t's problem (W and M for mean, sum_k w_k for weighted smoothing) with
+// its workspace slots from slotOffset on; returns the offset past them.
+int64_t SetGradPrologue(CrossEntropyLossGradTilingData& t, int64_t slotOffset);
+
 // The kernel's UB use for the given tiling data (sum of its InitBuffer sizes).
 uint64_t UbBytesUsed(const CrossEntropyLossGradTilingData& t);
 

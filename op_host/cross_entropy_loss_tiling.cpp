@@ -1,5 +1,7 @@
 #include "cross_entropy_loss_tiling.h"
 
+#include "../op_kernel/cross_entropy_loss_grad_scratch_layout.h"
+
 namespace xent {
 namespace {
 
@@ -14,14 +16,14 @@ int64_t ReduceTmpBytes(int64_t cols) {
 
 // UB bytes of every buffer but the tile-sized ones.
 int64_t FixedBytes(const CrossEntropyLossTilingData& t) {
-    return kFwdRowBufBytes + t.sumBufBytes;
+    return kFwdRowBufBytes + t.sumBufBytes + t.scratchBufBytes;
 }
 
 }  // namespace
 
 uint64_t ForwardUbBytesUsed(const CrossEntropyLossTilingData& t) {
     return uint64_t(t.xBufBytes + t.workBufBytes + t.expBufBytes + t.weightBufBytes + t.reduceTmpBytes +
-                    t.rowBufBytes + t.sumBufBytes);
+                    t.rowBufBytes + t.sumBufBytes + t.scratchBufBytes);
 }
 
 ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPlatform& platform) {
@@ -47,12 +49,29 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
     t.zlossScale = static_cast<float>(p.zlossScale);
     t.rowBufBytes = kFwdRowBufBytes;
     t.sumBufBytes = p.reduction == XENT_NONE ? 0 : kFwdRowArrays * kFwdSumChunk * 4;
+    if (p.fused) {
+        // The gradient's factors and prologue are the backward's (its slots placed below).
+        const TilingProblem g{p.n, p.c, p.dtype, p.targetBytes, p.reduction, p.ignoreIndex, p.hasWeight,
+                              /*gradZloss*/ false, /*lse*/ true, p.labelSmoothing, p.zlossScale};
+        SetGradProblem(g, platform.l2Bytes, t.grad);
+        SetGradPrologue(t.grad, 0);
+        t.fused = 1;
+        t.scratchBufBytes = t.grad.prologue ? kScratchBytes : 0;
+        if (p.softcap > 0.0) {
+            t.hasSoftcap = 1;
+            t.softcap = static_cast<float>(p.softcap);
+            t.invSoftcap = static_cast<float>(1.0 / p.softcap);
+            t.twoOverSoftcap = static_cast<float>(2.0 / p.softcap);
+        }
+    }
 
     // Rows split over the cores in contiguous ranges; every launched core gets a row.
     const int64_t cores = platform.vectorCores;
     t.blockDim = p.n == 0 ? 1 : (p.n < cores ? p.n : cores);
     t.rowsPerCore = p.n / t.blockDim;
     t.rowRemainder = p.n % t.blockDim;
+    t.grad.blockDim = t.blockDim;
+    t.grad.tileRemainder = t.rowRemainder;  // the prologue deals its chunks from the last core down
 
     const int64_t ub = static_cast<int64_t>(platform.ubBytes);
     const int64_t perBlock = 32 / elem;
@@ -110,6 +129,7 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
     t.rowArraysOffset = t.badSlotOffset + t.blockDim * kSlotBytes;
     t.rowArrayStride = p.reduction == XENT_NONE ? 0 : Align(p.n, 8);
     t.userWorkspaceBytes = t.rowArraysOffset + kFwdRowArrays * t.rowArrayStride * 4;
+    if (t.fused) t.userWorkspaceBytes = SetGradPrologue(t.grad, t.userWorkspaceBytes);
     r.blockDim = static_cast<uint32_t>(t.blockDim);
     // No rows under mean/sum still launches: core 0 writes the reduction of nothing.
     r.workspaceBytes = Launches(t) ? uint64_t(t.userWorkspaceBytes) + platform.libApiWorkspaceBytes : 0;

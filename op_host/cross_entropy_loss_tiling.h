@@ -19,6 +19,8 @@ struct ForwardProblem {
     bool hasWeight = false;
     double labelSmoothing = 0.0;
     double zlossScale = 0.0;  // lseSquareScaleForZloss
+    bool fused = false;       // the gradient for an upstream gradient of 1 instead of log_prob
+    double softcap = 0.0;     // > 0: the logits are capped first, softcap * tanh(x / softcap)
 };
 
 struct ForwardTilingResult {

@@ -178,6 +178,17 @@ void CheckZlossScale(double lseSquareScaleForZloss) {
                          "2 * lseSquareScaleForZloss");
 }
 
+void CheckSoftcap(double softcap) {
+    // 0 turns it off; the kernel uses cap, 1 / cap and 2 / cap as float32 factors.
+    if (std::isnan(softcap)) Fail(ACLNN_ERR_PARAM_INVALID, "softcap is NaN");
+    if (!std::isfinite(softcap) || softcap < 0.0)
+        Fail(ACLNN_ERR_PARAM_INVALID, "softcap must be finite and >= 0 (0: no capping), got " + std::to_string(softcap));
+    if (softcap == 0.0) return;
+    RequireFloat32Factor(softcap, "softcap", softcap, "softcap");
+    RequireFloat32Factor(2.0 / softcap, "softcap", softcap, "2 / softcap");
+    RequireFloat32Factor(2.0 * softcap, "softcap", softcap, "2 * softcap");
+}
+
 void CheckClassCount(int64_t c, const char* tensor, const std::vector<int64_t>& dims, double labelSmoothing) {
     if (c < 1) Fail(ACLNN_ERR_PARAM_INVALID, std::string(tensor) + " must have C >= 1 classes, got " + ShapeText(dims));
     if (c > (int64_t(1) << 30))

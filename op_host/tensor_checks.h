@@ -53,6 +53,8 @@ bool Overlaps(const TensorArg& a, const TensorArg& b);
 int64_t CheckReduction(const char* reductionOptional);
 void CheckLabelSmoothing(double labelSmoothing);
 void CheckZlossScale(double lseSquareScaleForZloss);
+// softcap finite, >= 0 (0: off); cap, 2 / cap and 2 * cap float32 factors.
+void CheckSoftcap(double softcap);
 // The class count's limit and labelSmoothing / C as a float32 factor.
 void CheckClassCount(int64_t c, const char* tensor, const std::vector<int64_t>& dims, double labelSmoothing);
 

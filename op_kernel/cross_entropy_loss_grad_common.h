@@ -22,6 +22,17 @@ __aicore__ inline float ToF32(half v) { return static_cast<float>(v); }
 // (CANN 8.x scalar API; 9.x keeps it as a deprecated name of the scalar Cast).
 __aicore__ inline float ToF32(bfloat16_t v) { return AscendC::ToFloat(v); }
 
+// A launch's GM element counts: rows, classes, and a value per row (reduction none) or
+// one (mean/sum).
+struct GmSizes {
+    uint64_t n, c, perRowOrOne;
+};
+template <class Tiling>
+__aicore__ inline GmSizes SizesOf(const Tiling& t) {
+    const uint64_t n = static_cast<uint64_t>(t.n);
+    return GmSizes{n, static_cast<uint64_t>(t.c), t.reduction == XENT_NONE ? n : 1};
+}
+
 // One Set/Wait pair: the dst pipe of E waits for everything its src pipe issued so far.
 template <AscendC::HardEvent E>
 __aicore__ inline void WaitPipe(AscendC::TPipe& pipe) {
@@ -41,6 +52,21 @@ struct BadRowTracker {
         }
     }
 };
+
+// Smallest bad row a core saw -> its own 32-byte slot {row, target, 0, 0}, through a
+// 32-byte UB block (after the block's last copy out).
+__aicore__ inline void WriteBadRowSlot(AscendC::TPipe& pipe, const AscendC::LocalTensor<int64_t>& slot,
+                                       const AscendC::GlobalTensor<int64_t>& slots, int64_t core,
+                                       const BadRowTracker& bad) {
+    WaitPipe<AscendC::HardEvent::MTE3_S>(pipe);
+    slot.SetValue(0, bad.row);
+    slot.SetValue(1, bad.target);
+    slot.SetValue(2, int64_t(0));
+    slot.SetValue(3, int64_t(0));
+    WaitPipe<AscendC::HardEvent::S_MTE3>(pipe);
+    AscendC::DataCopyPad(slots[core * (kSlotBytes / 8)], slot,
+                         AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
+}
 
 // Whether a row contributes; out-of-range targets are noted and treated as ignored.
 __aicore__ inline bool RowIsLive(int64_t ignoreIndex, int64_t classes, int64_t row, int64_t target,

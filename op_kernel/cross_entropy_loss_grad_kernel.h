@@ -57,8 +57,8 @@ public:
 
     __aicore__ inline void Init(const KernelArgs& a) {
         core_ = AscendC::GetBlockIdx();
-        const uint64_t n = static_cast<uint64_t>(t_.n), c = static_cast<uint64_t>(t_.c);
-        const uint64_t rowInputs = t_.reduction == XENT_NONE ? n : 1;
+        const GmSizes z = SizesOf(t_);
+        const uint64_t n = z.n, c = z.c, rowInputs = z.perRowOrOne;
         logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
         // Read once: allocating it in the L2 would only evict the gradient's dirty lines.
@@ -513,15 +513,7 @@ private:
 
     // Smallest bad row this core saw -> its own 32-byte slot {row, target, 0, 0}.
     __aicore__ inline void ReportBadTargets() {
-        AscendC::LocalTensor<int64_t> slot = scratchBuf_.GetWithOffset<int64_t>(kSlotBytes / 8, kScratchSlotOff);
-        WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);
-        slot.SetValue(0, bad_.row);
-        slot.SetValue(1, bad_.target);
-        slot.SetValue(2, int64_t(0));
-        slot.SetValue(3, int64_t(0));
-        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
-        AscendC::DataCopyPad(badSlotGm_[core_ * (kSlotBytes / 8)], slot,
-                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
+        WriteBadRowSlot(pipe_, scratchBuf_.GetWithOffset<int64_t>(kSlotBytes / 8, kScratchSlotOff), badSlotGm_, core_, bad_);
     }
 
     // Elements of U in one 32-byte-aligned stage area of stageRows values.

@@ -15,10 +15,17 @@
 // SyncAll and core 0 adds the per-row terms chunk by chunk in row order (kFwdSumChunk
 // rows per ReduceSum): the same bits on every core count.
 // Pipes are serialised by flag pairs around every hand-over (no double buffering).
+// Fused (aclnnXentCrossEntropyLossWithGrad): the logits are optionally soft-capped as they
+// arrive in UB; the launch-wide W, M and sum_k w_k come first (the backward's prologue);
+// where the forward writes log_prob the tile's gradient for an upstream gradient of 1
+// goes out instead (cross_entropy_loss_fused_steps.h), over the input when asked.
 #pragma once
 #include "kernel_operator.h"
 
+#include "cross_entropy_loss_fused_steps.h"
 #include "cross_entropy_loss_grad_common.h"
+#include "cross_entropy_loss_grad_reductions.h"
+#include "cross_entropy_loss_grad_row_terms.h"
 #include "cross_entropy_loss_tiling_data.h"
 
 namespace xent {
@@ -37,12 +44,12 @@ struct ForwardArgs {  // one declaration each: GM_ADDR is a macro ending in '*'
 template <class T, class TTarget>
 class CrossEntropyLossKernel {
 public:
-    __aicore__ inline CrossEntropyLossKernel(const CrossEntropyLossTilingData& t) : t_(t) {}
+    __aicore__ inline CrossEntropyLossKernel(const CrossEntropyLossTilingData& t)
+        : t_(t), core_(AscendC::GetBlockIdx()) {}
 
     __aicore__ inline void Init(const ForwardArgs& a) {
-        core_ = AscendC::GetBlockIdx();
-        const uint64_t n = static_cast<uint64_t>(t_.n), c = static_cast<uint64_t>(t_.c);
-        const uint64_t lossElems = t_.reduction == XENT_NONE ? n : 1;
+        const GmSizes z = SizesOf(t_);
+        const uint64_t n = z.n, c = z.c, lossElems = z.perRowOrOne;
         inputGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.input), n * c);
         logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
@@ -63,7 +70,14 @@ public:
         pipe_.InitBuffer(tmpBuf_, static_cast<uint32_t>(t_.reduceTmpBytes));
         pipe_.InitBuffer(rowBuf_, static_cast<uint32_t>(t_.rowBufBytes));
         if (t_.sumBufBytes > 0) pipe_.InitBuffer(sumBuf_, static_cast<uint32_t>(t_.sumBufBytes));
+        if (t_.scratchBufBytes > 0) pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBufBytes));
+        userWs_ = a.userWorkspace;
+        weights_.gm = weightGm_;
+        s_.classWeightSum = t_.grad.classCount;
+        s_.grad = 1.0f;  // the gradient of the loss itself: the backward scales it
         if (t_.weightResident) {
+            weights_.ub = weightBuf_.Get<float>();
+            weights_.resident = true;
             AscendC::DataCopyPad(weightBuf_.Get<float>(), weightGm_,
                                  AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.c * 4), 0, 0, 0),
                                  AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
@@ -73,6 +87,11 @@ public:
     }
 
     __aicore__ inline void Process() {
+        if (t_.fused && t_.grad.prologue) {
+            CrossEntropyLossGradReductions<TTarget> reductions(t_.grad, pipe_, scratchBuf_, targetGm_, weightGm_,
+                                                               weights_, userWs_, bad_);
+            reductions.Run(core_, t_.blockDim, s_);
+        }
         const bool extra = core_ < t_.rowRemainder;
         const int64_t row0 = core_ * t_.rowsPerCore + (extra ? core_ : t_.rowRemainder);
         const int64_t rowEnd = row0 + t_.rowsPerCore + (extra ? 1 : 0);
@@ -144,6 +163,7 @@ private:
             AscendC::Cast(Work(), x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(rows * Pitch(cols)));
             AscendC::PipeBarrier<PIPE_V>();
         }
+        if (t_.hasSoftcap) Softcap(Work(), t_, rows * Pitch(cols));
     }
 
     // The tile's fp32 log_prob back to T and out to logProb at (row0, col0).
@@ -250,8 +270,25 @@ private:
             const float lpTarget = live ? w.GetValue(static_cast<uint32_t>(r * pitch + target)) : 0.0f;
             const float smooth = t_.smoothing ? Slot(kFwdSlotSmooth, r).GetValue(0) : 0.0f;
             SetRow(r, live, target, lpTarget, smooth, max_[r] + lnSum_[r]);
+            if (t_.fused) {
+                live_[r] = live;
+                target_[r] = target;
+                lpTarget_[r] = lpTarget;
+            }
         }
         WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        if (t_.fused) {
+            for (int64_t r = 0; r < rows; ++r) {
+                const float lse = max_[r] + lnSum_[r];
+                RowGradient(w[r * pitch], expBuf_.Get<float>(), LoadedWeightColumns(0), t_, live_[r],
+                            GradTerms(live_[r], target_[r], lse), lse, c);
+            }
+            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+            for (int64_t r = 0; r < rows; ++r)
+                if (live_[r]) FixTarget(w, r * pitch + target_[r], target_[r], lpTarget_[r], max_[r] + lnSum_[r]);
+            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+        }
         StoreTile(row0, 0, rows, c);
     }
 
@@ -280,6 +317,7 @@ private:
         const float lnSum = ScalarUnary(sum, false);
         const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row)));
         const bool live = RowIsLive(t_.ignoreIndex, t_.c, row, target, bad_);
+        const RowTerms terms = t_.fused ? GradTerms(live, target, m + lnSum) : RowTerms{0.0f, 0.0f, 0.0f};
         float smooth = 0.0f, lpTarget = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
             const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
@@ -289,9 +327,18 @@ private:
             FinishLogProb(w, lnSum, col0, cols, Slot(kFwdSlotSmooth, 0));
             WaitPipe<AscendC::HardEvent::V_S>(pipe_);
             if (t_.smoothing) smooth = smooth + Slot(kFwdSlotSmooth, 0).GetValue(0);
-            if (live && target >= col0 && target < col0 + cols)
-                lpTarget = w.GetValue(static_cast<uint32_t>(target - col0));
+            const bool hasTarget = live && target >= col0 && target < col0 + cols;
+            if (hasTarget) lpTarget = w.GetValue(static_cast<uint32_t>(target - col0));
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            if (t_.fused) {
+                RowGradient(w, expBuf_.Get<float>(), LoadedWeightColumns(col0), t_, live, terms, m + lnSum, cols);
+                if (hasTarget) {
+                    WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+                    FixTarget(w, target - col0, target, lpTarget, m + lnSum);
+                    WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+                    WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
+                }
+            }
             StoreTile(row, col0, 1, cols);
         }
         SetRow(r, live, target, lpTarget, smooth, m + lnSum);
@@ -312,6 +359,28 @@ private:
         Vec(FWD_LSE).SetValue(ur, lse);
         Vec(FWD_WEIGHT).SetValue(ur, wt);
         Vec(FWD_COUNTED).SetValue(ur, live ? 1.0f : 0.0f);
+    }
+
+    // Fused: the row's gradient factors for an upstream gradient of 1 (the backward's formula).
+    __aicore__ inline RowTerms GradTerms(bool live, int64_t target, float lse) {
+        if (!live) return RowTerms{0.0f, 0.0f, 0.0f};
+        return ComputeRowTerms(t_.grad, s_, 1.0f, 0.0f, lse, t_.hasWeight ? weights_.At(target) : 1.0f);
+    }
+
+    // Fused: the target column's - nll (times the softcap's slope there), in fp32.
+    __aicore__ inline void FixTarget(const AscendC::LocalTensor<float>& v, int64_t index, int64_t target,
+                                     float lpTarget, float lse) {
+        const float nll = GradTerms(true, target, lse).nll;
+        const uint32_t i = static_cast<uint32_t>(index);
+        v.SetValue(i, v.GetValue(i) - nll * SoftcapSlope(t_, lpTarget, lse));
+    }
+
+    // The weight columns FinishLogProb used for the tile from col0 (weighted smoothing;
+    // none without a weight buffer, where RowGradient reads none).
+    __aicore__ inline AscendC::LocalTensor<float> LoadedWeightColumns(int64_t col0) {
+        if (t_.weightBufBytes == 0) return AscendC::LocalTensor<float>();
+        AscendC::LocalTensor<float> w = weightBuf_.Get<float>();
+        return t_.weightResident ? w[col0] : w;
     }
 
     __aicore__ inline float TargetWeight(int64_t target) {
@@ -400,29 +469,30 @@ private:
 
     // Smallest bad row this core saw -> its own 32-byte slot {row, target, 0, 0}.
     __aicore__ inline void ReportBadTargets() {
-        AscendC::LocalTensor<int64_t> slot = rowBuf_.GetWithOffset<int64_t>(4, static_cast<uint32_t>(kFwdScalarOff));
-        WaitPipe<AscendC::HardEvent::MTE3_S>(pipe_);
-        WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-        slot.SetValue(0, bad_.row);
-        slot.SetValue(1, bad_.target);
-        slot.SetValue(2, int64_t(0));
-        slot.SetValue(3, int64_t(0));
-        WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
-        AscendC::DataCopyPad(badSlotGm_[core_ * (kSlotBytes / 8)], slot,
-                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(kSlotBytes), 0, 0, 0));
+        WaitPipe<AscendC::HardEvent::V_S>(pipe_);  // the vector unit's last use of the block (ScalarUnary)
+        WriteBadRowSlot(pipe_, rowBuf_.GetWithOffset<int64_t>(4, static_cast<uint32_t>(kFwdScalarOff)), badSlotGm_,
+                        core_, bad_);
     }
 
     const CrossEntropyLossTilingData& t_;
     AscendC::TPipe pipe_;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> xBuf_, workBuf_, expBuf_, weightBuf_, tmpBuf_, rowBuf_, sumBuf_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> xBuf_, workBuf_, expBuf_, weightBuf_, tmpBuf_, rowBuf_, sumBuf_,
+        scratchBuf_;
     AscendC::GlobalTensor<T> inputGm_, logProbGm_, lossGm_, zlossGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_, rowArraysGm_;
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     BadRowTracker bad_;
-    int64_t core_ = 0;
+    int64_t core_;
     float max_[kFwdGroupRows];
     float lnSum_[kFwdGroupRows];
+    // Fused: the launch-wide sums, the weight for the prologue, and a group's rows.
+    LaunchScalars s_;
+    TargetWeights weights_;
+    GM_ADDR userWs_ = nullptr;
+    bool live_[kFwdGroupRows];
+    int64_t target_[kFwdGroupRows];
+    float lpTarget_[kFwdGroupRows];
 };
 
 }  // namespace xent

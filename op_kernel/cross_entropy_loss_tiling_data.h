@@ -76,6 +76,21 @@ struct CrossEntropyLossTilingData {
     int64_t rowArraysOffset;  // mean/sum: kFwdRowArrays arrays of rowArrayStride floats
     int64_t rowArrayStride;   // elements of one per-row array (N rounded up to 8)
     int64_t userWorkspaceBytes;
+
+    // ---- the fused loss and gradient (aclnnXentCrossEntropyLossWithGrad) ----
+    // 1: logProb's buffer receives d loss / d input for an upstream gradient of 1
+    // instead of log_prob; it may be the input itself (a tile is read before it is
+    // written, and never read again).
+    int64_t fused;
+    int64_t hasSoftcap;    // the logits are capped first: cap * tanh(x / cap)
+    float softcap;         // cap
+    float invSoftcap;      // 1 / cap
+    float twoOverSoftcap;  // 2 / cap
+    float pad1;
+    int64_t scratchBufBytes;  // fused with a prologue: its UB scratch (kScratchBytes), else 0
+    // fused: the gradient's problem, row-term factors and prologue (W, M, sum_k w_k, summed
+    // as the backward's prologue sums them), in the backward's own tiling struct.
+    CrossEntropyLossGradTilingData grad;
 };
 
 static_assert(sizeof(CrossEntropyLossTilingData) % 8 == 0, "read as int64 words");

@@ -1,12 +1,14 @@
 // Property tests of the forward's tiling (a pure function): over random shapes and
 // options on every SoC profile, the UB budget holds, a row that fits is read whole,
 // rows are dealt to the cores in contiguous ranges that cover N exactly, and the
-// workspace holds the tiling, the bad-target slots and the mean/sum's per-row arrays.
+// workspace holds the tiling, the bad-target slots and the mean/sum's per-row arrays
+// (fused: then the gradient prologue's slots, its UB scratch inside the budget).
 #include <algorithm>
 #include <cstring>
 #include <random>
 
 #include "ascend_sim/sim.h"
+#include "../op_kernel/cross_entropy_loss_grad_scratch_layout.h"
 #include "cross_entropy_loss_tiling.h"
 #include "platform_info_sim.h"  // PlatformOf
 #include "xtest.h"
@@ -46,7 +48,7 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
     // A row that fits with the fixed buffers is never split.
     const int64_t rowPitch = (p.c + perBlock - 1) / perBlock * perBlock;
     const int64_t wholeNeed = ((rowPitch * eb + 31) / 32 * 32) + (eb == 4 ? 0 : rowPitch * 4) + rowPitch * 4 +
-                              (p.hasWeight ? (p.c * 4 + 31) / 32 * 32 : 0) + t.rowBufBytes + t.sumBufBytes +
+                              (p.hasWeight ? (p.c * 4 + 31) / 32 * 32 : 0) + t.rowBufBytes + t.sumBufBytes + t.scratchBufBytes +
                               ((2 * std::max<int64_t>(1, p.c / 64) + 7) / 8 * 8) * 4;
     if (!t.wholeRows) XCHECK(wholeNeed > int64_t(plat.ubBytes));
     // Rows: contiguous per-core ranges covering N, every launched core with a row.
@@ -60,6 +62,21 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
     if (p.reduction != XENT_NONE) XCHECK(t.rowArrayStride >= p.n);
     XCHECK(t.userWorkspaceBytes >= t.rowArraysOffset + kFwdRowArrays * t.rowArrayStride * 4);
     XCHECK_EQ(r.workspaceBytes, Launches(t) ? uint64_t(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes : 0);
+    // Fused: the gradient's prologue (W, M under mean; sum_k w_k with weighted smoothing).
+    XCHECK_EQ(t.fused, int64_t(p.fused));
+    XCHECK_EQ(t.hasSoftcap, int64_t(p.fused && p.softcap > 0));
+    if (!p.fused) {
+        XCHECK_EQ(t.scratchBufBytes, int64_t(0));
+        return;
+    }
+    const CrossEntropyLossGradTilingData& g = t.grad;
+    XCHECK_EQ(g.rowChunks, p.reduction == XENT_MEAN ? (p.n + kRowChunk - 1) / kRowChunk : int64_t(0));
+    XCHECK_EQ(g.weightChunks, p.hasWeight && p.labelSmoothing > 0 ? (p.c + kWeightChunk - 1) / kWeightChunk : int64_t(0));
+    XCHECK_EQ(t.scratchBufBytes, g.prologue ? kScratchBytes : int64_t(0));
+    XCHECK_EQ(g.blockDim, t.blockDim);
+    XCHECK(g.rowPartialOffset >= t.rowArraysOffset + kFwdRowArrays * t.rowArrayStride * 4);
+    const int64_t slots = g.prologueLocal ? 0 : g.rowChunks + g.weightChunks;
+    XCHECK(g.rowPartialOffset + slots * kSlotBytes <= t.userWorkspaceBytes);
 }
 
 }  // namespace
@@ -78,6 +95,8 @@ XTEST(tiling_properties_random_problems_every_profile) {
             p.hasWeight = rng() % 2;
             p.labelSmoothing = rng() % 2 ? 0.1 : 0.0;
             p.zlossScale = rng() % 2 ? 1e-4 : 0.0;
+            p.fused = k % 3 == 0;
+            p.softcap = p.fused && k % 2 ? 30.0 : 0.0;
             CheckProperties(p, plat);
         }
     }
@@ -93,6 +112,9 @@ XTEST(tiling_huge_shapes) {
         p.dtype = XENT_BF16;
         p.hasWeight = true;
         p.labelSmoothing = 0.1;
+        CheckProperties(p, plat);
+        p.fused = true;
+        p.softcap = 30.0;
         CheckProperties(p, plat);
     }
 }
