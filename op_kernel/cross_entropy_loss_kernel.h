@@ -179,16 +179,50 @@ private:
                                                         0, static_cast<uint32_t>((t_.c - cols) * sizeof(T)), 0));
     }
 
-    // ReduceMax / ReduceSum of cols fp32 values into a slot (tmp shared: one at a time).
+    // Max / sum of cols fp32 values into a slot. The values are halved by elementwise
+    // Max/Add (into scratch; it may be src, which is then overwritten) down to one 256-byte
+    // repeat, then one ReduceMax/ReduceSum: about one vector pass over the values where a
+    // ReduceMax/ReduceSum of all of them takes a WholeReduce (7 cycles) per 64. The order
+    // depends on cols alone.
+    template <bool kMax>
+    __aicore__ inline void FoldInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                    const AscendC::LocalTensor<float>& scratch, int64_t cols) {
+        AscendC::LocalTensor<float> from = src;
+        bool inPlace = src.GetPhyAddr() == scratch.GetPhyAddr();
+        int64_t n = cols;
+        while (n > 64) {
+            const int64_t h = ((n + 1) / 2 + 7) / 8 * 8;  // the kept half, whole 32-byte blocks
+            const int64_t m = n - h;                      // folded onto its first m
+            if (!inPlace) {  // the unfolded tail [m, h) first (from its block start), then the fold over it
+                const int64_t m8 = m / 8 * 8;
+                AscendC::Adds(scratch[m8], from[m8], 0.0f, static_cast<int32_t>(h - m8));
+                AscendC::PipeBarrier<PIPE_V>();
+            }
+            if constexpr (kMax) {
+                AscendC::Max(scratch, from, from[h], static_cast<int32_t>(m));
+            } else {
+                AscendC::Add(scratch, from, from[h], static_cast<int32_t>(m));
+            }
+            AscendC::PipeBarrier<PIPE_V>();
+            from = scratch;
+            inPlace = true;
+            n = h;
+        }
+        if constexpr (kMax) {
+            AscendC::ReduceMax(dst, from, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
+        } else {
+            AscendC::ReduceSum(dst, from, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
+        }
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+    // src kept (the expBuf is the scratch) / src overwritten.
     __aicore__ inline void MaxInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                    int64_t cols) {
-        AscendC::ReduceMax(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(cols));
-        AscendC::PipeBarrier<PIPE_V>();
+        FoldInto<true>(dst, src, expBuf_.Get<float>(), cols);
     }
     __aicore__ inline void SumInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                    int64_t cols) {
-        AscendC::ReduceSum(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(cols));
-        AscendC::PipeBarrier<PIPE_V>();
+        FoldInto<false>(dst, src, src, cols);
     }
 
     // v -= m; exp(v) summed into the slot (v then holds x - m).
@@ -214,7 +248,7 @@ private:
             AscendC::PipeBarrier<PIPE_V>();
             SumInto(slot, e, cols);
         } else {
-            SumInto(slot, v, cols);
+            FoldInto<false>(slot, v, expBuf_.Get<float>(), cols);  // v (log_prob) is kept
         }
     }
 
