@@ -6,7 +6,10 @@ Public API::
     cross_entropy_loss_grad(grad_loss, log_prob, target, weight=None, grad_zloss=None,
                             lse_for_zloss=None, reduction="mean", ignore_index=-100,
                             label_smoothing=0.0, lse_square_scale_for_zloss=0.0, *, out=None)
-    cross_entropy(input, target, ...)        # torch, differentiable; forward and backward = the kernels
+    cross_entropy(input, target, ...)        # torch, differentiable; forward and backward = the kernels;
+                                             # fused=True: the loss and its gradient in one launch
+    cross_entropy_loss_with_grad(input, target, ..., softcap=None, *, inplace=False)
+                                             # the fused kernel: (loss, zloss, lse_for_zloss, grad)
     cross_entropy_loss(input, target, ...)   # the forward kernel: (loss, log_prob, zloss, lse_for_zloss);
                                              # NumPy, or torch (differentiable)
     last_launch_stats(), profiles(), current_profile(), set_soc(), set_cores(), set_threads()
@@ -18,7 +21,7 @@ torch is imported only when a torch function is used (or torch tensors are passe
 from __future__ import annotations
 
 from . import _api, golden
-from ._api import cross_entropy_loss_grad
+from ._api import cross_entropy_loss_grad, cross_entropy_loss_with_grad
 from ._arrays import _is_torch_tensor
 from ._output_cache import release as release_output_cache
 from .sim import (current_profile, host_threads, last_launch_stats, profiles, set_cores,
@@ -73,7 +76,7 @@ def __dir__():
     return sorted(list(globals()) + ["cross_entropy", "torch_ops"])
 
 
-__all__ = ["cross_entropy_loss_grad", "cross_entropy", "cross_entropy_loss", "golden",
+__all__ = ["cross_entropy_loss_grad", "cross_entropy", "cross_entropy_loss", "cross_entropy_loss_with_grad", "golden",
            "last_launch_stats", "profiles", "current_profile", "set_soc", "set_cores",
            "set_threads", "set_timing", "host_threads", "release_output_cache", "build_info", "__version__"]
 

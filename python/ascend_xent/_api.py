@@ -71,3 +71,37 @@ def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_inde
     outputs = (p.lib.empty(loss_shape, p.dtype, like=input), p.lib.empty((p.n, p.c), p.dtype, like=input),
                p.lib.empty(loss_shape, p.dtype, like=input), p.lib.empty((p.n,), p.dtype, like=input))
     return _launch.run_forward(p, outputs)
+
+
+def cross_entropy_loss_with_grad(input, target, weight=None, reduction="mean", ignore_index=-100,
+                                 label_smoothing=0.0, lse_square_scale_for_zloss=0.0, softcap=None, *,
+                                 inplace=False):
+    """The fused loss and gradient (``aclnnXentCrossEntropyLossWithGrad``):
+    ``(loss, zloss, lse_for_zloss, grad)`` from one launch that reads the logits once
+    (twice for rows too long for the on-chip buffer).
+
+    The arguments and ``loss``, ``zloss``, ``lse_for_zloss`` are ``cross_entropy_loss``'s,
+    plus ``softcap``: None (or 0), or a cap > 0 with which the logits are first capped to
+    ``softcap * tanh(input / softcap)`` (the loss and logsumexp are then of the capped
+    logits). ``grad`` is d loss / d input for an upstream gradient of 1 (the loss includes
+    the z-loss term), through the cap; multiply it by the loss's upstream gradient (per row
+    under "none") to get the input's gradient. It has ``input``'s dtype and is computed in
+    float32, the true class's entry too, and rounded once.
+
+    ``inplace=True`` writes the gradient over ``input`` (returned as ``grad``): no new
+    (N, C) buffer. A torch ``input`` then has its version counter bumped (autograd refuses
+    a backward through anything that saved it), and under grad mode it must not require grad.
+    """
+    p = _checks.prepare_forward(input, target, weight, reduction, ignore_index, label_smoothing,
+                                lse_square_scale_for_zloss, softcap)
+    if not isinstance(inplace, bool):
+        raise TypeError(f"inplace: expected a bool, got {type(inplace).__name__}")
+    if inplace and p.lib.records_grad(p.input):
+        raise RuntimeError("input: inplace=True overwrites input, which requires grad, and autograd cannot "
+                           "record that: pass input.detach() (the same memory), or use "
+                           "ascend_xent.cross_entropy(..., fused=True, inplace=True)")
+    loss_shape = (p.n,) if p.reduction == "none" else ()
+    grad = p.input if inplace else p.lib.empty((p.n, p.c), p.dtype, like=input)
+    outputs = (p.lib.empty(loss_shape, p.dtype, like=input), p.lib.empty(loss_shape, p.dtype, like=input),
+               p.lib.empty((p.n,), p.dtype, like=input), grad)
+    return _launch.run_forward(p, outputs, fused=True)

@@ -131,6 +131,18 @@ def check_zloss_scale(scale) -> float:
     return v
 
 
+def check_softcap(softcap) -> float:
+    """None or 0: no capping; else a finite float > 0."""
+    if softcap is None:
+        return 0.0
+    if not is_number(softcap):
+        raise TypeError(f"softcap: expected None or a finite float > 0, got {type(softcap).__name__}")
+    v = _as_float(softcap, "softcap", "None or a finite float > 0")
+    if not (0.0 <= v < math.inf):
+        raise ValueError(f"softcap: expected None or a finite float > 0, got {v!r}")
+    return v
+
+
 # --------------------------------------------------------------------------------------
 # Arguments both operators take
 # --------------------------------------------------------------------------------------
@@ -219,10 +231,11 @@ class PreparedForward:
     n: int
     c: int
     dtype: str
+    softcap: float = 0.0  # the fused loss and gradient only
 
 
 def prepare_forward(input, target, weight=None, reduction="mean", ignore_index=-100,
-                    label_smoothing=0.0, lse_square_scale_for_zloss=0.0, *,
+                    label_smoothing=0.0, lse_square_scale_for_zloss=0.0, softcap=None, *,
                     check_values=True) -> PreparedForward:
     """Validate the forward's arguments: ``input`` (N, C) float32/float16/bfloat16 and
     C-contiguous (no N x C copy is made silently), ``target`` (N,) int32/int64, ``weight``
@@ -241,6 +254,7 @@ def prepare_forward(input, target, weight=None, reduction="mean", ignore_index=-
     ignore_index = check_ignore_index(ignore_index)
     label_smoothing = check_label_smoothing(label_smoothing)
     scale = check_zloss_scale(lse_square_scale_for_zloss)
+    cap = check_softcap(softcap)
     input = lib.coerce(input, "input")
     dtype, shp = _rows_by_classes(lib, input, "input")
     n, c = shp
@@ -250,7 +264,7 @@ def prepare_forward(input, target, weight=None, reduction="mean", ignore_index=-
     if check_values:
         _check_target_values(lib, target, n, c, ignore_index, lib.device(input))
     return PreparedForward(lib, input, target, weight, reduction, ignore_index, label_smoothing,
-                           scale, n, c, dtype)
+                           scale, n, c, dtype, cap)
 
 
 # --------------------------------------------------------------------------------------

@@ -20,15 +20,16 @@ def run(p, shard=None):
     return p.out
 
 
-def run_forward(p, outputs):
-    """Launch the forward ``p`` into ``outputs`` = (loss, log_prob, zloss, lse_for_zloss)
-    and return them. No rows under "none" writes nothing (as the kernel launches nothing)."""
+def run_forward(p, outputs, fused=False):
+    """Launch the forward ``p`` into ``outputs`` = (loss, log_prob, zloss, lse_for_zloss), or
+    fused into (loss, zloss, lse_for_zloss, grad), and return them. No rows under "none"
+    writes nothing (as the kernel launches nothing)."""
     if p.n == 0 and p.reduction == "none":
         return outputs
     if _backends.backend_for_device(p.lib.device(p.input)) == _backends.NPU:
-        _npu.run_forward(p, outputs)
+        _npu.run_forward(p, outputs, fused)
     else:
-        _native.call_forward(p, *outputs)
+        _native.call_forward(p, *outputs, fused=fused)
     for o in outputs:
         p.lib.mark_written(o)
     return outputs

@@ -61,7 +61,7 @@ _ACLNN_NAMES = {
     "lseSquareScaleForZloss": "lse_square_scale_for_zloss", "out": "out",
     # the forward's
     "input": "input", "lossOut": "loss", "logProbOut": "log_prob", "zlossOut": "zloss",
-    "lseForZlossOut": "lse_for_zloss",
+    "lseForZlossOut": "lse_for_zloss", "softcap": "softcap", "gradOut": "grad",
 }
 _NATIVE_MSG = re.compile(r"^(?P<phase>\w+) failed with status (?P<status>\d+): "
                          r"(?:\w+: )?(?P<arg>[A-Za-z]+)(?P<rest>\b.*)$", re.S)
@@ -95,12 +95,17 @@ def call_prepared(p, launch=None, shard=None):
         call(*d, *options, *shard, descriptor(p.out), launch=launch, entry="cross_entropy_loss_grad_shard")
 
 
-def call_forward(p, loss, log_prob, zloss, lse_for_zloss, launch=None):
+def call_forward(p, *outputs, launch=None, fused=False):
     """The forward (``_C.cross_entropy_loss``) of a validated call (``_checks.PreparedForward``)
-    into the four output arrays."""
-    call(descriptor(p.input), descriptor(p.target), descriptor(p.weight), p.reduction, p.ignore_index,
-         p.label_smoothing, p.lse_square_scale_for_zloss, descriptor(loss), descriptor(log_prob),
-         descriptor(zloss), descriptor(lse_for_zloss), launch=launch, entry="cross_entropy_loss")
+    into its four output arrays (loss, log_prob, zloss, lse_for_zloss); fused
+    (``_C.cross_entropy_loss_with_grad``), into (loss, zloss, lse_for_zloss, grad)."""
+    head = (descriptor(p.input), descriptor(p.target), descriptor(p.weight), p.reduction, p.ignore_index,
+            p.label_smoothing, p.lse_square_scale_for_zloss)
+    outs = tuple(descriptor(o) for o in outputs)
+    if fused:
+        call(*head, p.softcap, *outs, launch=launch, entry="cross_entropy_loss_with_grad")
+    else:
+        call(*head, *outs, launch=launch, entry="cross_entropy_loss")
 
 
 def call(*descs_and_options, launch=None, entry="cross_entropy_loss_grad"):

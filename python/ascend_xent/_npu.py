@@ -96,8 +96,9 @@ def _require_on(dev, like_name, named_tensors):
             raise ValueError(f"{name}: expected a tensor on {dev} like {like_name}, got one on {t.device}")
 
 
-def run_forward(p, outputs):
-    """The forward ``p`` (torch tensors on an NPU) into ``outputs`` on the current NPU stream."""
+def run_forward(p, outputs, fused=False):
+    """The forward ``p`` (torch tensors on an NPU) into ``outputs`` on the current NPU stream
+    (fused: the loss and gradient, ``_launch.run_forward``)."""
     dev = p.input.device
     require_torch_npu(dev)
     require_cann_build()
@@ -105,7 +106,7 @@ def run_forward(p, outputs):
 
     _require_on(dev, "input", (("target", p.target), ("weight", p.weight)))
     with torch.npu.device(dev):
-        call_forward(p, *outputs, launch=stream_launch(dev))
+        call_forward(p, *outputs, launch=stream_launch(dev), fused=fused)
     return outputs
 
 

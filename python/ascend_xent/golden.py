@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-__all__ = ["cross_entropy_loss_grad", "iter_blocks", "check", "cross_entropy", "log_softmax",
+__all__ = ["cross_entropy_loss_grad", "iter_blocks", "check", "cross_entropy", "cross_entropy_with_grad", "log_softmax",
            "TOLERANCES", "compare", "max_scaled_error"]
 
 #: torch.testing.assert_close defaults (rtol, atol) per output dtype; the comparisons
@@ -309,6 +309,23 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
         raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
     loss = np.asarray(loss, dtype=np.float64) + np.asarray(zloss, dtype=np.float64)
     return loss, lp, np.asarray(zloss, dtype=np.float64), lse
+
+
+def cross_entropy_with_grad(input, target, weight=None, reduction="mean", ignore_index=-100,
+                            label_smoothing=0.0, lse_square_scale_for_zloss=0.0, softcap=None):
+    """Float64 golden of ``ascend_xent.cross_entropy_loss_with_grad``: ``(loss, zloss,
+    lse_for_zloss, grad)``, the forward golden of the capped logits ``softcap *
+    tanh(input / softcap)`` (the logits themselves for None) and the backward golden for an
+    upstream gradient of 1, times the cap's slope ``1 - tanh(input / softcap)**2``."""
+    x = _f64(input)
+    capped = x if not softcap else softcap * np.tanh(x / softcap)
+    loss, lp, zloss, lse = cross_entropy(capped, target, weight, reduction, ignore_index, label_smoothing,
+                                         lse_square_scale_for_zloss)
+    grad = cross_entropy_loss_grad(1.0 if reduction != "none" else np.ones(x.shape[0]), lp, target, weight,
+                                   None, lse, reduction, ignore_index, label_smoothing, lse_square_scale_for_zloss)
+    if softcap:
+        grad *= 1.0 - np.tanh(x / softcap) ** 2
+    return loss, zloss, lse, grad
 
 
 def _dtype_name(x) -> str:

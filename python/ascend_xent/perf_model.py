@@ -17,7 +17,13 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-__all__ = ["ELEM_BYTES", "run_case", "model_case", "format_report", "hbm_bytes_per_second", "hbm_floor_seconds"]
+__all__ = ["ELEM_BYTES", "PATHS", "run_case", "model_case", "format_report", "hbm_bytes_per_second",
+           "hbm_floor_seconds", "compare_step", "format_step"]
+
+#: The kernels a case can run: the backward (CrossEntropyLossGrad, from log_prob), the
+#: forward (aclnnCrossEntropyLoss, from the logits), the fused loss and gradient (from the
+#: logits; fused-inplace writes the gradient over them).
+PATHS = ("backward", "forward", "fused", "fused-inplace")
 
 ELEM_BYTES = {"fp32": 4, "float32": 4, "fp16": 2, "float16": 2, "bf16": 2, "bfloat16": 2}
 
@@ -51,37 +57,49 @@ def _numpy_dtype(dtype: str):
 
 
 def run_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0, weight: bool = False,
-             zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None) -> dict:
-    """Runs the case once on the simulator with timing on; its launch stats (``timing`` set)."""
+             zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None, path: str = "backward",
+             softcap: Optional[float] = None) -> dict:
+    """Runs the case's kernel (``path``, one of ``PATHS``) once on the simulator with timing
+    on; its launch stats (``timing`` set)."""
     import numpy as np
 
     from . import _api, sim
 
     if dtype not in ELEM_BYTES:
         raise ValueError(f"dtype: expected one of {', '.join(ELEM_BYTES)}, got {dtype!r}")
+    if path not in PATHS:
+        raise ValueError(f"path: expected one of {', '.join(PATHS)}, got {path!r}")
     if soc is not None:
         sim.set_soc(soc)
     npdt = _numpy_dtype(dtype)
-    log_prob = np.full((n, c), -math.log(c), dtype=npdt)
+    # log_prob of uniform logits (the backward's input); the logits themselves for the others
+    rows = np.full((n, c), -math.log(c) if path == "backward" else 0.0, dtype=npdt)
     target = (np.arange(n, dtype=np.int64) * 7919) % c
     w = np.ones(c, dtype=np.float32) if weight else None
-    lse = np.full(n, 10.0, dtype=npdt) if zloss else None
-    grad = 1.0 if reduction != "none" else np.ones(n, dtype=npdt)
-    out = np.empty_like(log_prob)
+    scale = 1e-4 if zloss else 0.0
     was = sim.timing_enabled()
     sim.set_timing(True)
     try:
-        _api.cross_entropy_loss_grad(grad, log_prob, target, w, None, lse, reduction, -100, label_smoothing,
-                                     1e-4 if zloss else 0.0, out=out)
+        if path == "backward":
+            lse = np.full(n, 10.0, dtype=npdt) if zloss else None
+            grad = 1.0 if reduction != "none" else np.ones(n, dtype=npdt)
+            _api.cross_entropy_loss_grad(grad, rows, target, w, None, lse, reduction, -100, label_smoothing,
+                                         scale, out=np.empty_like(rows))
+        elif path == "forward":
+            _api.cross_entropy_loss(rows, target, w, reduction, -100, label_smoothing, scale)
+        else:
+            _api.cross_entropy_loss_with_grad(rows, target, w, reduction, -100, label_smoothing, scale, softcap,
+                                              inplace=path == "fused-inplace")
     finally:
         sim.set_timing(None if not was else True)
     return dict(sim.last_launch_stats(), min_traffic_bytes=n * c * 2 * ELEM_BYTES[dtype])
 
 
 def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0, weight: bool = False,
-               zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None) -> dict:
-    """The modelled NPU time of one case, with its HBM roofline."""
-    stats = run_case(n, c, dtype, label_smoothing, weight, zloss, reduction, soc)
+               zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None, path: str = "backward",
+               softcap: Optional[float] = None) -> dict:
+    """The modelled NPU time of one case, with its HBM roofline (of one read and one write)."""
+    stats = run_case(n, c, dtype, label_smoothing, weight, zloss, reduction, soc, path, softcap)
     t = stats["timing"]
     floor = hbm_floor_seconds(n, c, dtype, stats["soc"])
     # Launches queued on one stream run one after the other: the call's time is their sum.
@@ -90,7 +108,7 @@ def model_case(n: int, c: int, dtype: str = "fp32", label_smoothing: float = 0.0
     return {
         "label": "MODEL (the simulator's timing model, not a measurement)",
         "case": {"n": n, "c": c, "dtype": dtype, "label_smoothing": label_smoothing, "weight": weight,
-                 "zloss": zloss, "reduction": reduction},
+                 "zloss": zloss, "reduction": reduction, "path": path, "softcap": softcap},
         "tiling": {k: stats.get(k) for k in ("mode", "tile_rows", "tile_cols", "row_tiles", "col_tiles",
                                              "block_dim", "prologue")},
         "traffic_ratio": (stats["gm_read_bytes"] + stats["gm_write_bytes"]) / stats["min_traffic_bytes"],
@@ -106,7 +124,8 @@ def format_report(res: dict) -> str:
     c, tl, t = res["case"], res["tiling"], res["timing"]
     slowest = max(t["blocks"], key=lambda b: b["aiv_time_us"]) if t["blocks"] else t
     lines = [
-        f"MODEL (the simulator's timing model, not a measurement) for {c['dtype']} {c['n']}x{c['c']}"
+        f"MODEL (the simulator's timing model, not a measurement) of the {c['path']} kernel"
+        f" for {c['dtype']} {c['n']}x{c['c']}"
         f" ls={c['label_smoothing']:g} weight={c['weight']} zloss={c['zloss']} on {t['soc']}",
         f"  tiling       {tl['mode']} {tl['tile_rows']} x {tl['tile_cols']} ({tl['row_tiles']} x {tl['col_tiles']}"
         f" tiles), blockDim {tl['block_dim']}, sums launch {bool(tl['prologue'])}",
@@ -127,3 +146,40 @@ def format_report(res: dict) -> str:
     lines.append("  constants, their sources and the model's error against published A2 measurements:"
                  " docs/timing_model.md")
     return "\n".join(lines)
+
+
+def compare_step(n: int, c: int, dtype: str = "bf16", label_smoothing: float = 0.0, weight: bool = False,
+                 zloss: bool = False, reduction: str = "mean", soc: Optional[str] = None) -> dict:
+    """A training step's loss on the model, three ways: the fused kernel; our forward kernel
+    then our backward kernel; torch's forward (log_softmax and logsumexp, as
+    ``cross_entropy`` ran before the forward kernel) then our backward. torch_npu's kernels
+    are not modelled: its forward is counted at its HBM floor (the logits read twice and
+    log_prob written once at the model's HBM bandwidth), a lower bound of its time."""
+    args = (n, c, dtype, label_smoothing, weight, zloss, reduction, soc)
+    us = {p: model_case(*args, path=p)["seconds"] * 1e6 for p in PATHS}
+    torch_forward = 3 * n * c * ELEM_BYTES[dtype] / hbm_bytes_per_second(soc) * 1e6
+    return {
+        "label": "MODEL (the simulator's timing model, not a measurement)",
+        "case": {"n": n, "c": c, "dtype": dtype, "label_smoothing": label_smoothing, "weight": weight,
+                 "zloss": zloss, "reduction": reduction},
+        "us": us,
+        "torch_forward_floor_us": torch_forward,
+        "pair_us": us["forward"] + us["backward"],
+        "torch_pair_us": torch_forward + us["backward"],
+        "pair_over_fused": (us["forward"] + us["backward"]) / us["fused"],
+        "torch_pair_over_fused": (torch_forward + us["backward"]) / us["fused"],
+    }
+
+
+def format_step(r: dict) -> str:
+    c, us = r["case"], r["us"]
+    return "\n".join([
+        f"MODEL (the simulator's timing model, not a measurement): a training step's loss, {c['dtype']}"
+        f" {c['n']}x{c['c']} ls={c['label_smoothing']:g} weight={c['weight']} zloss={c['zloss']} {c['reduction']}",
+        f"  fused kernel                        {us['fused']:9.1f} us   (in place {us['fused-inplace']:.1f} us)",
+        f"  our forward + our backward          {r['pair_us']:9.1f} us   ({us['forward']:.1f} + {us['backward']:.1f});"
+        f" {r['pair_over_fused']:.2f}x the fused",
+        f"  torch forward + our backward        {r['torch_pair_us']:9.1f} us   (torch's forward at its HBM floor,"
+        f" {r['torch_forward_floor_us']:.1f}, not modelled);"
+        f" {r['torch_pair_over_fused']:.2f}x the fused",
+    ])

@@ -15,6 +15,9 @@ Three custom ops are registered in the ``ascend_xent`` namespace:
     lse_for_zloss)``, all from one launch of the forward kernel. Its autograd formula
     calls ``cross_entropy_loss_grad``.
 
+``ascend_xent::cross_entropy_loss_with_grad`` (and ``..._with_grad_``, in place): the
+fused loss and gradient, in ``_torch_fused``; ``cross_entropy(..., fused=True)`` runs it.
+
 ``ascend_xent.cross_entropy`` / ``cross_entropy_loss`` call the forward op through
 ``_CrossEntropyLoss``, an autograd.Function with the same backward in the form that
 torch.func transforms take; they are differentiable, with our kernel as the backward,
@@ -32,7 +35,7 @@ from typing import Optional
 import torch
 from torch import Tensor
 
-from . import _api, _checks, _torch_checks
+from . import _api, _checks, _torch_checks, _torch_fused
 from ._torch_vmap import loop_rule
 
 __all__ = ["cross_entropy", "cross_entropy_loss"]
@@ -241,16 +244,35 @@ def _float32_under_autocast(x):
     return x.float() if isinstance(x, Tensor) and x.dtype in (torch.float16, torch.bfloat16) else x
 
 
-def _loss_outputs(input, target, weight, reduction, ignore_index, label_smoothing, scale,
-                  inplace_backward=False):
+def _checked_inputs(input, target, weight, reduction, ignore_index, label_smoothing, scale):
     _torch_checks.check_weight_not_differentiable(weight)
     # torch.is_autocast_enabled raises a RuntimeError for a device type without autocast
     # (meta): such an input gets the argument checks' error instead.
     if isinstance(input, Tensor) and input.device.type in ("cpu", "npu") and torch.is_autocast_enabled(input.device.type):
         input, weight = _float32_under_autocast(input), _float32_under_autocast(weight)
     _torch_checks.check_forward(input, target, weight, reduction, ignore_index, label_smoothing, scale)
+    return input, weight
+
+
+def _loss_outputs(input, target, weight, reduction, ignore_index, label_smoothing, scale,
+                  inplace_backward=False):
+    input, weight = _checked_inputs(input, target, weight, reduction, ignore_index, label_smoothing, scale)
     return _CrossEntropyLoss.apply(input, target, weight, reduction, int(ignore_index),
                                    float(label_smoothing), float(scale), inplace_backward)
+
+
+def _fused_step(input, target, weight, reduction, ignore_index, label_smoothing, scale, softcap, inplace):
+    cap = _checks.check_softcap(softcap)
+    if inplace:
+        if isinstance(input, Tensor) and input.is_leaf and input.requires_grad:
+            raise RuntimeError("inplace: input is a leaf that requires grad; its values would be replaced by "
+                               "their gradient behind autograd's back. Use inplace=True on logits computed "
+                               "in the graph (e.g. the output of the LM head), or inplace=False")
+        if not torch.compiler.is_compiling() and torch._C._are_functorch_transforms_active():
+            raise RuntimeError("inplace: not supported under torch.func transforms; use inplace=False")
+    input, weight = _checked_inputs(input, target, weight, reduction, ignore_index, label_smoothing, scale)
+    return _torch_fused.fused_loss(input, target, weight, reduction, int(ignore_index), float(label_smoothing),
+                                   float(scale), cap, inplace)
 
 
 def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_index=-100,
@@ -265,7 +287,7 @@ def cross_entropy_loss(input, target, weight=None, reduction="mean", ignore_inde
 
 def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-100,
                   label_smoothing=0.0, lse_square_scale_for_zloss=0.0, return_zloss=False,
-                  inplace_backward=False):
+                  inplace_backward=False, fused=False, softcap=None, inplace=False):
     """Differentiable cross-entropy whose backward is the ascend_xent kernel.
 
     ``input``: (N, C) or (N, C, d1, ...) logits (float32/float16/bfloat16); ``target``:
@@ -285,9 +307,35 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
     log-probabilities instead of allocating it (one N x C buffer less at the backward's
     peak). The saved values are then consumed: one backward per forward, not
     differentiable again (both refused with a RuntimeError), not under torch.func transforms.
+
+    ``fused=True`` (recommended for training): one launch of the fused kernel computes the
+    loss and, at once, its gradient for an upstream gradient of 1; the backward only
+    multiplies that by the upstream gradient (or hands it on when that is a host 1.0). The
+    logits are read once, no log-probabilities are kept, and the gradient is the one
+    (N, C) buffer alive between forward and backward. The returned z-loss is then for
+    reading only (not differentiable: it is part of ``loss`` already), and the gradient is
+    computed at the forward, before any upstream gradient exists: a second-order gradient
+    is not available. ``softcap`` (fused only): None, or a cap > 0 with which the logits
+    are first capped to ``softcap * tanh(input / softcap)`` (Gemma 2 style), the gradient
+    taken through it. ``inplace=True`` (fused only, opt-in): the gradient is written over
+    ``input`` itself, so the step needs no (N, C) buffer beyond the logits; ``input``'s
+    values are gone after the forward (its version counter is bumped, so autograd refuses a
+    backward through anything else that saved it, e.g. a second loss on the same logits),
+    and ``input`` must not be a leaf that requires grad.
     """
     if not isinstance(inplace_backward, bool):
         raise TypeError(f"inplace_backward: expected a bool, got {type(inplace_backward).__name__}")
+    for name, flag in (("fused", fused), ("inplace", inplace)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if not fused:
+        if softcap is not None:
+            raise ValueError("softcap: only the fused path caps the logits: pass fused=True")
+        if inplace:
+            raise ValueError("inplace: only the fused path writes the gradient over the logits: pass fused=True "
+                             "(inplace_backward=True is the unfused path's in-place backward)")
+    elif inplace_backward:
+        raise ValueError("inplace_backward: the fused path has no separate backward kernel; use inplace=True")
     if inplace_backward and not torch.compiler.is_compiling() and torch._C._are_functorch_transforms_active():
         raise RuntimeError("inplace_backward: not supported under torch.func transforms (grad, vmap, "
                            "jacrev, ...), which may run the backward more than once; use "
@@ -298,9 +346,13 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
         rows_shape = target.shape
         input = input.movedim(1, -1).reshape(-1, input.shape[1])
         target = target.reshape(-1)
-    loss, _log_prob, zloss, _lse = _loss_outputs(input, target, weight, reduction, ignore_index,
-                                                 label_smoothing, lse_square_scale_for_zloss,
-                                                 inplace_backward)
+    if fused:
+        loss, zloss = _fused_step(input, target, weight, reduction, ignore_index, label_smoothing,
+                                  lse_square_scale_for_zloss, softcap, inplace)
+    else:
+        loss, _log_prob, zloss, _lse = _loss_outputs(input, target, weight, reduction, ignore_index,
+                                                     label_smoothing, lse_square_scale_for_zloss,
+                                                     inplace_backward)
     if rows_shape is not None and reduction == "none":
         loss, zloss = loss.reshape(rows_shape), zloss.reshape(rows_shape)
     return (loss, zloss) if return_zloss else loss

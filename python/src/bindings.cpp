@@ -45,6 +45,7 @@
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad_shard.h"
+#include "aclnnop/aclnn_cross_entropy_loss_with_grad.h"
 #include "ascend_xent/launch_info.h"
 #include "bindings_backend.h"
 #include "error_report.h"  // xent_last_error_message
@@ -311,6 +312,31 @@ void run_phases(const char* phase1Name, const Phase1& phase1, const char* phase2
     if (r.status != ACLNN_SUCCESS) raise_status(r.phase, r.status, r.message);
 }
 
+struct NamedArg {
+    py::handle obj;  // a descriptor tuple or None
+    const char* name;
+    bool required;
+};
+
+// The call's tensors, in order: every descriptor parsed (refused by name), the required
+// ones present (else `missing`), the launch argument checked, then an aclTensor over
+// each buffer (nullptr for None).
+std::vector<TensorPtr> make_tensors(std::initializer_list<NamedArg> args, const char* missing,
+                                    const py::object& launch) {
+    std::vector<std::optional<Desc>> descs;
+    bool absent = false;
+    for (const NamedArg& a : args) {
+        descs.push_back(parse_desc(a.obj, a.name));
+        absent = absent || (a.required && !descs.back());
+    }
+    if (absent) throw py::value_error(missing);
+    check_launch_argument(launch);
+    std::vector<TensorPtr> tensors;
+    size_t k = 0;
+    for (const NamedArg& a : args) tensors.push_back(make_tensor(descs[k++], a.name));
+    return tensors;
+}
+
 // The columns [offset, offset + C) of a count-class vocabulary (the shard API); count 0:
 // the whole vocabulary (the vendor API).
 struct ClassShard {
@@ -321,27 +347,16 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
               py::object gradZloss, py::object lseForZloss, const std::string& reduction,
               int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
               py::object out, py::object launch, const ClassShard& shard) {
-    auto dGrad = parse_desc(gradLoss, "grad_loss");
-    auto dLogProb = parse_desc(logProb, "log_prob");
-    auto dTarget = parse_desc(target, "target");
-    auto dWeight = parse_desc(weight, "weight");
-    auto dGradZ = parse_desc(gradZloss, "grad_zloss");
-    auto dLse = parse_desc(lseForZloss, "lse_for_zloss");
-    auto dOut = parse_desc(out, "out");
-    if (!dGrad || !dLogProb || !dTarget || !dOut)
-        throw py::value_error("grad_loss, log_prob, target and out are required");
-    check_launch_argument(launch);
-
     // The caller's buffers are used as they are (no copies). In the simulator build,
     // op_host registers memory that is not aclrtMalloc'd as simulator GM for the
     // launch's duration.
-    TensorPtr tGrad = make_tensor(dGrad, "grad_loss");
-    TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
-    TensorPtr tTarget = make_tensor(dTarget, "target");
-    TensorPtr tWeight = make_tensor(dWeight, "weight");
-    TensorPtr tGradZ = make_tensor(dGradZ, "grad_zloss");
-    TensorPtr tLse = make_tensor(dLse, "lse_for_zloss");
-    TensorPtr tOut = make_tensor(dOut, "out");
+    const std::vector<TensorPtr> t =
+        make_tensors({{gradLoss, "grad_loss", true}, {logProb, "log_prob", true}, {target, "target", true},
+                      {weight, "weight", false}, {gradZloss, "grad_zloss", false},
+                      {lseForZloss, "lse_for_zloss", false}, {out, "out", true}},
+                     "grad_loss, log_prob, target and out are required", launch);
+    aclTensor *tGrad = t[0].get(), *tLogProb = t[1].get(), *tTarget = t[2].get(), *tWeight = t[3].get(),
+              *tGradZ = t[4].get(), *tLse = t[5].get(), *tOut = t[6].get();
 
     std::vector<char> red(reduction.begin(), reduction.end());
     red.push_back('\0');
@@ -351,12 +366,11 @@ void run_grad(py::object gradLoss, py::object logProb, py::object target, py::ob
         [&](uint64_t* wsSize, aclOpExecutor** executor) {
             if (whole)
                 return aclnnXentCrossEntropyLossGradGetWorkspaceSize(
-                    tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(), red.data(),
-                    ignoreIndex, labelSmoothing, lseSquareScaleForZloss, tOut.get(), wsSize, executor);
+                    tGrad, tLogProb, tTarget, tWeight, tGradZ, tLse, red.data(), ignoreIndex, labelSmoothing,
+                    lseSquareScaleForZloss, tOut, wsSize, executor);
             return aclnnXentCrossEntropyLossGradShardGetWorkspaceSize(
-                tGrad.get(), tLogProb.get(), tTarget.get(), tWeight.get(), tGradZ.get(), tLse.get(), red.data(),
-                ignoreIndex, labelSmoothing, lseSquareScaleForZloss, shard.offset, shard.count, tOut.get(), wsSize,
-                executor);
+                tGrad, tLogProb, tTarget, tWeight, tGradZ, tLse, red.data(), ignoreIndex, labelSmoothing,
+                lseSquareScaleForZloss, shard.offset, shard.count, tOut, wsSize, executor);
         },
         "aclnnXentCrossEntropyLossGrad", &aclnnXentCrossEntropyLossGrad, launch);
 }
@@ -381,37 +395,50 @@ void cross_entropy_loss_grad_shard(py::object gradLoss, py::object logProb, py::
              labelSmoothing, lseSquareScaleForZloss, out, launch, ClassShard{classOffset, classCount});
 }
 
-void cross_entropy_loss(py::object input, py::object target, py::object weight, const std::string& reduction,
-                        int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, py::object loss,
-                        py::object logProb, py::object zloss, py::object lseForZloss, py::object launch) {
-    auto dInput = parse_desc(input, "input");
-    auto dTarget = parse_desc(target, "target");
-    auto dWeight = parse_desc(weight, "weight");
-    auto dLoss = parse_desc(loss, "loss");
-    auto dLogProb = parse_desc(logProb, "log_prob");
-    auto dZloss = parse_desc(zloss, "zloss");
-    auto dLse = parse_desc(lseForZloss, "lse_for_zloss");
-    if (!dInput || !dTarget || !dLoss || !dLogProb || !dZloss || !dLse)
-        throw py::value_error("input, target, loss, log_prob, zloss and lse_for_zloss are required");
-    check_launch_argument(launch);
-    TensorPtr tInput = make_tensor(dInput, "input");
-    TensorPtr tTarget = make_tensor(dTarget, "target");
-    TensorPtr tWeight = make_tensor(dWeight, "weight");
-    TensorPtr tLoss = make_tensor(dLoss, "loss");
-    TensorPtr tLogProb = make_tensor(dLogProb, "log_prob");
-    TensorPtr tZloss = make_tensor(dZloss, "zloss");
-    TensorPtr tLse = make_tensor(dLse, "lse_for_zloss");
+// The forward (rows: log_prob) or, fused, the loss and gradient (rows: grad).
+void run_forward(py::object input, py::object target, py::object weight, const std::string& reduction,
+                 int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, bool fused,
+                 double softcap, py::object loss, py::object rows, py::object zloss, py::object lseForZloss,
+                 py::object launch) {
+    const char* rowsName = fused ? "grad" : "log_prob";
+    const std::vector<TensorPtr> t =
+        make_tensors({{input, "input", true}, {target, "target", true}, {weight, "weight", false},
+                      {loss, "loss", true}, {rows, rowsName, true}, {zloss, "zloss", true},
+                      {lseForZloss, "lse_for_zloss", true}},
+                     fused ? "input, target, loss, grad, zloss and lse_for_zloss are required"
+                           : "input, target, loss, log_prob, zloss and lse_for_zloss are required",
+                     launch);
     std::vector<char> red(reduction.begin(), reduction.end());
     red.push_back('\0');
     run_phases(
-        "aclnnXentCrossEntropyLossGetWorkspaceSize",
+        fused ? "aclnnXentCrossEntropyLossWithGradGetWorkspaceSize" : "aclnnXentCrossEntropyLossGetWorkspaceSize",
         [&](uint64_t* wsSize, aclOpExecutor** executor) {
+            if (fused)
+                return aclnnXentCrossEntropyLossWithGradGetWorkspaceSize(
+                    t[0].get(), t[1].get(), t[2].get(), red.data(), ignoreIndex, labelSmoothing,
+                    lseSquareScaleForZloss, softcap, t[3].get(), t[5].get(), t[6].get(), t[4].get(), wsSize,
+                    executor);
             return aclnnXentCrossEntropyLossGetWorkspaceSize(
-                tInput.get(), tTarget.get(), tWeight.get(), red.data(), ignoreIndex, labelSmoothing,
-                lseSquareScaleForZloss, lseSquareScaleForZloss != 0.0, tLoss.get(), tLogProb.get(), tZloss.get(),
-                tLse.get(), wsSize, executor);
+                t[0].get(), t[1].get(), t[2].get(), red.data(), ignoreIndex, labelSmoothing, lseSquareScaleForZloss,
+                lseSquareScaleForZloss != 0.0, t[3].get(), t[4].get(), t[5].get(), t[6].get(), wsSize, executor);
         },
-        "aclnnXentCrossEntropyLoss", &aclnnXentCrossEntropyLoss, launch);
+        fused ? "aclnnXentCrossEntropyLossWithGrad" : "aclnnXentCrossEntropyLoss",
+        fused ? &aclnnXentCrossEntropyLossWithGrad : &aclnnXentCrossEntropyLoss, launch);
+}
+
+void cross_entropy_loss(py::object input, py::object target, py::object weight, const std::string& reduction,
+                        int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, py::object loss,
+                        py::object logProb, py::object zloss, py::object lseForZloss, py::object launch) {
+    run_forward(input, target, weight, reduction, ignoreIndex, labelSmoothing, lseSquareScaleForZloss, false, 0.0,
+                loss, logProb, zloss, lseForZloss, launch);
+}
+
+void cross_entropy_loss_with_grad(py::object input, py::object target, py::object weight,
+                                  const std::string& reduction, int64_t ignoreIndex, double labelSmoothing,
+                                  double lseSquareScaleForZloss, double softcap, py::object loss, py::object zloss,
+                                  py::object lseForZloss, py::object grad, py::object launch) {
+    run_forward(input, target, weight, reduction, ignoreIndex, labelSmoothing, lseSquareScaleForZloss, true, softcap,
+                loss, grad, zloss, lseForZloss, launch);
 }
 
 py::dict build_info() {
@@ -526,6 +553,13 @@ PYBIND11_MODULE(_C, m) {
           py::arg("lse_for_zloss"), py::arg("launch") = py::none(),
           "Run aclnnXentCrossEntropyLoss (the forward) over descriptor tuples, writing loss, log_prob, "
           "zloss and lse_for_zloss; launch as for cross_entropy_loss_grad.");
+    m.def("cross_entropy_loss_with_grad", &cross_entropy_loss_with_grad, py::arg("input"), py::arg("target"),
+          py::arg("weight"), py::arg("reduction"), py::arg("ignore_index"), py::arg("label_smoothing"),
+          py::arg("lse_square_scale_for_zloss"), py::arg("softcap"), py::arg("loss"), py::arg("zloss"),
+          py::arg("lse_for_zloss"), py::arg("grad"), py::arg("launch") = py::none(),
+          "Run aclnnXentCrossEntropyLossWithGrad (the fused loss and gradient) over descriptor tuples, "
+          "writing loss, zloss, lse_for_zloss and grad (which may be input itself); launch as for "
+          "cross_entropy_loss_grad.");
     m.def("build_info", &build_info);
     m.def("advise_huge_pages", &advise_huge_pages, py::arg("addr"), py::arg("bytes"),
           "madvise(MADV_HUGEPAGE) on the 2 MiB-aligned interior of a fresh host buffer the package owns.");

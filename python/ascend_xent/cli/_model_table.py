@@ -19,14 +19,14 @@ def shapes():
     return big + [(1, c) for c in CLASSES] + [(131073, 257)]
 
 
-def rows():
-    """One row per (shape, dtype): the modelled time of every variant."""
+def rows(path="backward"):
+    """One row per (shape, dtype): the modelled time of every variant of ``path``'s kernel."""
     out = []
     for n, c in shapes():
         for dtype in DTYPES:
             cells, tiling = {}, None
             for name, ls, weight in VARIANTS:
-                m = perf_model.model_case(n, c, dtype, ls, weight)
+                m = perf_model.model_case(n, c, dtype, ls, weight, path=path)
                 cells[name] = {k: m[k] for k in ("seconds", "hbm_floor_seconds", "roofline_fraction")}
                 if name == "plain":
                     tiling = f"{m['tiling']['tile_rows']} x {m['tiling']['tile_cols']}"

@@ -5,7 +5,10 @@ instructions, synchronisation and DMAs replayed pipe by pipe on an Atlas A2 vect
 core (docs/timing_model.md: the constants, their sources and the model's error
 against the vendor's published measurements). Prints the modelled Task Duration, each
 pipe's busy time, the L2 traffic and the fraction of the HBM roofline.
---table prints the standing table of the benchmark's shape families (markdown).
+--path picks the kernel (the backward by default; the forward; the fused loss and
+gradient); --step models a training step's loss three ways (fused, our forward and
+backward, torch's forward and our backward). --table prints the standing table of the
+benchmark's shape families (markdown).
 """
 
 from __future__ import annotations
@@ -28,9 +31,17 @@ def add_arguments(p) -> None:
     p.add_argument("--zloss", action="store_true", help="with z-loss")
     p.add_argument("--reduction", default="mean", choices=["mean", "sum", "none"], help="default mean")
     p.add_argument("--soc", default=None, help="SoC profile (default: the current one)")
+    p.add_argument("--path", default="backward", choices=["backward", "forward", "fused", "fused-inplace"],
+                   help="the kernel: backward (from log_prob, default), forward, fused (the loss and gradient "
+                        "from the logits), fused-inplace (its gradient over the logits)")
+    p.add_argument("--softcap", type=float, default=None, help="fused paths: cap the logits at this value")
+    p.add_argument("--step", action="store_true",
+                   help="a training step's loss three ways: fused, our forward + backward, torch's forward + "
+                        "our backward")
     p.add_argument("--json", action="store_true", help="print one JSON object instead")
     p.add_argument("--table", action="store_true",
-                   help="the standing table of the benchmark's shape families, markdown (a few minutes)")
+                   help="the standing table of the benchmark's shape families, markdown (a few minutes); "
+                        "of --path's kernel")
 
 
 def run(args) -> int:
@@ -40,13 +51,18 @@ def run(args) -> int:
     if args.table:
         from . import _model_table
 
-        table = _model_table.rows()
+        table = _model_table.rows(args.path)
         print(json.dumps(table, indent=1) if args.json else _model_table.markdown(table))
         return 0
     if args.n < 1 or args.c < 1:
         raise ValueError("--n and --c must be >= 1")
-    res = perf_model.model_case(args.n, args.c, short(args.dtype), args.label_smoothing, args.weight, args.zloss,
-                                args.reduction, args.soc)
+    case = (args.n, args.c, short(args.dtype), args.label_smoothing, args.weight, args.zloss, args.reduction,
+            args.soc)
+    if args.step:
+        res = perf_model.compare_step(*case)
+        print(json.dumps(res, indent=1, ensure_ascii=False) if args.json else perf_model.format_step(res))
+        return 0
+    res = perf_model.model_case(*case, path=args.path, softcap=args.softcap)
     if args.json:
         print(json.dumps(res, indent=1, ensure_ascii=False))
     else:
