@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Peak memory of a training step's loss: forward + backward of ascend_xent.cross_entropy
-with and without inplace_backward, and of F.cross_entropy, on (N, C) logits.
+"""Peak memory of a training step's loss: an LM head (hidden (N, 64) @ head (64, C)) makes
+the (N, C) logits, then the loss and the backward through it: ascend_xent.cross_entropy
+unfused (our forward and backward kernels; with and without inplace_backward), fused
+(with and without inplace), and F.cross_entropy.
 
-Each variant runs in a fresh process: it allocates the logits (requires_grad), targets
-and weight, takes the resident set as the baseline, then reports how far the peak RSS
-rose above it during the forward, and during the backward (the peak reset to the
-current RSS in between), with what is still resident after the backward (the
-gradient; the forward's saved tensors are freed). The peak is VmHWM after
+Each variant runs in a fresh process: it allocates the hidden states and the head
+(requires_grad), targets and weight, takes the resident set as the baseline, then
+reports how far the peak RSS rose above it during the forward (the logits included),
+and during the backward (the peak reset to the current RSS in between), with what is
+still resident after the forward and after the backward (the head's and the hidden
+states' gradients, small; the forward's saved tensors are freed). The peak is VmHWM after
 /proc/self/clear_refs 5 (as bench_xent.py's peak-memory column). A warm-up step on
 a small problem first, so that one-time allocations (libraries, thread pools) are in
 the baseline.
@@ -26,7 +29,9 @@ from bench_xent import _proc_status_kib
 
 DTYPES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16"}
 SMOOTHING = (0.0, 0.1)  # F.cross_entropy's label smoothing keeps N x C temporaries in the forward
-VARIANTS = ("ascend_xent", "ascend_xent inplace_backward", "F.cross_entropy")
+VARIANTS = ("ascend_xent", "ascend_xent inplace_backward", "ascend_xent fused", "ascend_xent fused inplace",
+            "F.cross_entropy")
+HIDDEN = 64
 
 
 def _reset_peak() -> int:
@@ -43,28 +48,32 @@ def child(variant, n, c, dtype, label_smoothing):
 
     dt = getattr(torch, DTYPES[dtype])
 
-    def step(x, t, w):
+    def step(h, head, t, w):
+        x = h @ head
         if variant == "F.cross_entropy":
             return F.cross_entropy(x, t, w, label_smoothing=label_smoothing)
-        return ax.cross_entropy(x, t, w, label_smoothing=label_smoothing,
+        fused = " fused" in variant
+        return ax.cross_entropy(x, t, w, label_smoothing=label_smoothing, fused=fused,
+                                inplace=fused and variant.endswith("inplace"),
                                 inplace_backward=variant.endswith("inplace_backward"))
 
     def problem(rows, cols):
         g = torch.Generator().manual_seed(0)
-        x = (2.0 * torch.randn(rows, cols, generator=g)).to(dt).requires_grad_()
-        return x, torch.randint(0, cols, (rows,), generator=g), (0.5 + torch.rand(cols, generator=g)).to(dt)
+        h = torch.randn(rows, HIDDEN, generator=g).to(dt).requires_grad_()
+        head = (torch.randn(HIDDEN, cols, generator=g) * 0.25).to(dt).requires_grad_()
+        return h, head, torch.randint(0, cols, (rows,), generator=g), (0.5 + torch.rand(cols, generator=g)).to(dt)
 
     step(*problem(64, 1000)).backward()  # warm-up
-    x, t, w = problem(n, c)
+    h, head, t, w = problem(n, c)
     base = _reset_peak()
-    loss = step(x, t, w)
+    loss = step(h, head, t, w)
     fwd = _proc_status_kib("VmHWM")
     mid = _reset_peak()
     loss.backward()
     bwd = _proc_status_kib("VmHWM")
     after = _proc_status_kib("VmRSS")
     mib = 1.0 / 1024
-    print(json.dumps({"variant": variant, "logits_mib": x.numel() * x.element_size() / 2**20,
+    print(json.dumps({"variant": variant, "logits_mib": n * c * h.element_size() / 2**20,
                       "forward_peak_mib": (fwd - base) * mib, "backward_peak_mib": (bwd - base) * mib,
                       "after_forward_mib": (mid - base) * mib, "after_backward_mib": (after - base) * mib}))
 
