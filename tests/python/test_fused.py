@@ -12,7 +12,6 @@ the saved gradient in the input's dtype: one more rounding, within the same tole
 
 import itertools
 
-import ml_dtypes
 import numpy as np
 import pytest
 
@@ -23,31 +22,13 @@ torch = pytest.importorskip("torch")
 import torch.nn.functional as F  # noqa: E402
 
 from conftest import DEVICE  # noqa: E402
+from test_forward import DTYPES, _inputs, check_outputs  # noqa: E402  (the forward's inputs and checks)
 
-DTYPES = ("float32", "float16", "bfloat16")
-NP_DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 TORCH_DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 
 
-def _inputs(n, c, dtype="float32", seed=0, ignore_index=-100, target_dtype=np.int64, spread=4.0):
-    rng = np.random.default_rng(seed)
-    x = (rng.standard_normal((n, c)) * spread).astype(NP_DTYPES[dtype])
-    t = rng.integers(0, c, n).astype(target_dtype)
-    t[::7] = ignore_index
-    w = rng.uniform(0.1, 2.1, c).astype(np.float32)
-    return x, t, w
-
-
 def _check(out, ref, dtype, label):
-    for name, got, want in zip(("loss", "zloss", "lse_for_zloss", "grad"), out, ref):
-        got = np.asarray(got)
-        assert got.dtype == NP_DTYPES[dtype], (label, name)
-        want = np.asarray(want, dtype=np.float64)
-        assert got.shape == want.shape, (label, name, got.shape, want.shape)
-        nan = np.isnan(want)
-        assert np.array_equal(np.isnan(got.astype(np.float64)), nan), (label, name)
-        res = golden.compare(got[~nan], want[~nan], dtype)
-        assert res["ok"], (label, name, res)
+    check_outputs(("loss", "zloss", "lse_for_zloss", "grad"), out, ref, dtype, label)
 
 
 # --------------------------------------------------------------------------------------
