@@ -8,8 +8,9 @@
 // by a launch of its own (cross_entropy_loss_grad_sums, before the main kernel on
 // the same stream); every core of the main kernel then adds all partials in chunk
 // order, so every core, core count and SoC profile gets the same bits, and no core
-// ever waits for another (no SyncAll, nothing that could deadlock). M is counted as
-// an integer. Small problems (one chunk of each) skip the slots: every core of the
+// ever waits for another (no SyncAll, nothing that could deadlock). The fused kernel,
+// which syncs its cores for its loss anyway, does the same within its one launch
+// (InLaunch). M is counted as an integer. Small problems (one chunk of each) skip the slots: every core of the
 // main kernel sums the chunk itself.
 #pragma once
 #include "kernel_operator.h"
@@ -49,6 +50,19 @@ public:
     __aicore__ inline void Totals(LaunchScalars& s) {
         if (t_.rowChunks > 0) SumRowPartials(s);
         if (t_.weightChunks > 0) SumWeightPartials(s);
+    }
+
+    // All of it within one launch, for a kernel that syncs its cores anyway (the fused
+    // kernel, for its loss): the partials, SyncAll, the totals; or Local.
+    __aicore__ inline void InLaunch(int64_t core, int64_t cores, LaunchScalars& s) {
+        if (t_.prologueLocal) {
+            Local(s);
+            return;
+        }
+        Partials(core, cores);
+        AscendC::PipeBarrier<PIPE_ALL>();  // partial slots are in GM before the other cores look
+        AscendC::SyncAll();
+        Totals(s);
     }
 
     // The main kernel, at most one chunk of each (prologueLocal): chunk 0 summed here,

@@ -90,7 +90,7 @@ public:
         if (t_.fused && t_.grad.prologue) {
             CrossEntropyLossGradReductions<TTarget> reductions(t_.grad, pipe_, scratchBuf_, targetGm_, weightGm_,
                                                                weights_, userWs_, bad_);
-            reductions.Run(core_, t_.blockDim, s_);
+            reductions.InLaunch(core_, t_.blockDim, s_);
         }
         const bool extra = core_ < t_.rowRemainder;
         const int64_t row0 = core_ * t_.rowsPerCore + (extra ? core_ : t_.rowRemainder);
