@@ -39,13 +39,14 @@ __aicore__ inline float SoftcapSlope(const CrossEntropyLossTilingData& t, float 
 
 // v: logProb in, the gradient but for the target's fix-up out. slope: n floats of
 // scratch (the softcap's slope); weight: the weight of v's columns (weighted smoothing).
-// A row that counts for nothing (ignored, bad target) is 0 whatever its logits.
+// A row that counts for nothing (ignored, bad target) is torch's 0 * softmax, lse - lse: 0,
+// or NaN throughout where its softmax is NaN (an infinite max or a NaN logit: lse not finite).
 __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const AscendC::LocalTensor<float>& slope,
                                    const AscendC::LocalTensor<float>& weight, const CrossEntropyLossTilingData& t,
                                    bool live, const RowTerms& terms, float lse, int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
     if (!live) {
-        AscendC::Duplicate(v, 0.0f, count);
+        AscendC::Duplicate(v, lse - lse, count);
         AscendC::PipeBarrier<PIPE_V>();
         return;
     }

@@ -1,5 +1,6 @@
 // CrossEntropyLoss (the forward) on one vector core, over a contiguous range of rows:
-//   lse_i = max_i + ln sum_j exp(x_ij - max_i),  logProb_ij = (x_ij - max_i) - ln sum_i
+//   lse_i = max_i + ln sum_j exp(x_ij - max_i) (max_i when infinite, as torch.logsumexp)
+//   logProb_ij = (x_ij - max_i) - ln sum_i
 //   loss_i = (1 - ls) w[t_i] (-logProb_i,t_i) + ls / C * sum_j w_j (-logProb_ij) + z_i
 //   z_i = lseSquareScaleForZloss * lse_i^2      (ignored rows: loss_i = z_i = 0)
 // all in fp32 whatever T is. Rows are taken in groups of up to kFwdGroupRows:
@@ -128,6 +129,14 @@ private:
             float f;
         } v{0xff800000u};
         return v.f;
+    }
+
+    // logsumexp from the row max and ln sum_j exp(x_j - max), as torch.logsumexp: an
+    // infinite max is the logsumexp itself (+inf: an exp overflows; -inf: every exp is 0),
+    // where max + ln sum is NaN (x - max is inf - inf). log_prob stays NaN there, as
+    // torch.log_softmax.
+    __aicore__ inline static float Lse(float max, float lnSum) {
+        return max == NegInf() || max == -NegInf() ? max : max + lnSum;
     }
 
     // Element (row r, column j) of a tile: fp32 values (the tile itself for fp32).
@@ -303,7 +312,7 @@ private:
             const bool live = RowIsLive(t_.ignoreIndex, c, row0 + r, target, bad_);
             const float lpTarget = live ? w.GetValue(static_cast<uint32_t>(r * pitch + target)) : 0.0f;
             const float smooth = t_.smoothing ? Slot(kFwdSlotSmooth, r).GetValue(0) : 0.0f;
-            SetRow(r, live, target, lpTarget, smooth, max_[r] + lnSum_[r]);
+            SetRow(r, live, target, lpTarget, smooth, Lse(max_[r], lnSum_[r]));
             if (t_.fused) {
                 live_[r] = live;
                 target_[r] = target;
@@ -313,13 +322,13 @@ private:
         WaitPipe<AscendC::HardEvent::S_V>(pipe_);
         if (t_.fused) {
             for (int64_t r = 0; r < rows; ++r) {
-                const float lse = max_[r] + lnSum_[r];
+                const float lse = Lse(max_[r], lnSum_[r]);
                 RowGradient(w[r * pitch], expBuf_.Get<float>(), LoadedWeightColumns(0), t_, live_[r],
                             GradTerms(live_[r], target_[r], lse), lse, c);
             }
             WaitPipe<AscendC::HardEvent::V_S>(pipe_);
             for (int64_t r = 0; r < rows; ++r)
-                if (live_[r]) FixTarget(w, r * pitch + target_[r], target_[r], lpTarget_[r], max_[r] + lnSum_[r]);
+                if (live_[r]) FixTarget(w, r * pitch + target_[r], target_[r], lpTarget_[r], Lse(max_[r], lnSum_[r]));
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
         }
@@ -351,7 +360,7 @@ private:
         const float lnSum = ScalarUnary(sum, false);
         const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row)));
         const bool live = RowIsLive(t_.ignoreIndex, t_.c, row, target, bad_);
-        const RowTerms terms = t_.fused ? GradTerms(live, target, m + lnSum) : RowTerms{0.0f, 0.0f, 0.0f};
+        const RowTerms terms = t_.fused ? GradTerms(live, target, Lse(m, lnSum)) : RowTerms{0.0f, 0.0f, 0.0f};
         float smooth = 0.0f, lpTarget = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
             const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
@@ -365,17 +374,17 @@ private:
             if (hasTarget) lpTarget = w.GetValue(static_cast<uint32_t>(target - col0));
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             if (t_.fused) {
-                RowGradient(w, expBuf_.Get<float>(), LoadedWeightColumns(col0), t_, live, terms, m + lnSum, cols);
+                RowGradient(w, expBuf_.Get<float>(), LoadedWeightColumns(col0), t_, live, terms, Lse(m, lnSum), cols);
                 if (hasTarget) {
                     WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-                    FixTarget(w, target - col0, target, lpTarget, m + lnSum);
+                    FixTarget(w, target - col0, target, lpTarget, Lse(m, lnSum));
                     WaitPipe<AscendC::HardEvent::S_V>(pipe_);
                     WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
                 }
             }
             StoreTile(row, col0, 1, cols);
         }
-        SetRow(r, live, target, lpTarget, smooth, m + lnSum);
+        SetRow(r, live, target, lpTarget, smooth, Lse(m, lnSum));
     }
 
     // Row r's results into the group's vectors (scalar stores; the caller syncs S_V/S_MTE3).

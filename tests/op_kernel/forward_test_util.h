@@ -124,7 +124,8 @@ inline Reference ReferenceOf(const Problem& p, const Options& o) {
         double m = -std::numeric_limits<double>::infinity(), s = 0;
         for (int64_t j = 0; j < C; ++j) m = std::max(m, x[j]);
         for (int64_t j = 0; j < C; ++j) s += std::exp(x[j] - m);
-        const double lnS = std::log(s), lse = m + lnS;
+        // torch.logsumexp: an infinite max is the logsumexp (log_prob stays NaN there).
+        const double lnS = std::log(s), lse = std::isinf(m) ? m : m + lnS;
         // ln(sum) carries the sum's rounding: ~C/64 sequential adds of tree sums.
         const double lnErr = double(C) / 64 + 16;
         double smooth = 0, smoothScale = 0;

@@ -129,21 +129,26 @@ XTEST(zero_dim_loss) {
     XCHECK_EQ(CompareWithReference(r, o, ACL_FLOAT16, "0-D"), 0);
 }
 
-// -inf logits (masked classes) give exp 0 and log_prob -inf; a row of -inf only is NaN.
-XTEST(minus_infinity_logits) {
+// -inf logits (masked classes) give exp 0 and log_prob -inf. A row of -inf only, or with a
+// +inf, is NaN in log_prob and its loss, as torch.log_softmax, but its lse is torch.logsumexp's
+// -inf / +inf (and its z-loss s * lse^2 = +inf).
+XTEST(infinite_logits) {
     const double inf = std::numeric_limits<double>::infinity();
     for (int64_t c : {int64_t(300), int64_t(50000)}) {
-        const Options o = Opts("none", false, 0.0, 0.0);
-        Problem p = RandomProblem(3, c, o, 4);
+        const Options o = Opts("none", false, 0.0, 1e-2);
+        Problem p = RandomProblem(4, c, o, 4);
         for (int64_t j = 0; j < c; j += 2) p.input[size_t(j)] = -inf;  // row 0: every other class masked
         for (int64_t j = 0; j < c / 2 + 100; ++j) p.input[size_t(c + j)] = -inf;  // row 1: whole first tiles
         for (int64_t j = 0; j < c; ++j) p.input[size_t(2 * c + j)] = -inf;        // row 2: all
-        p.target = {1, c - 1, 0};
+        p.input[size_t(3 * c + c - 7)] = inf;                                      // row 3: one +inf, in the last tile
+        p.target = {1, c - 1, 0, 3};
         const RunResult r = Run(p, o, ACL_FLOAT, ACL_INT64);
         XCHECK_EQ(r.status, ACLNN_SUCCESS);
-        XCHECK_EQ(CompareWithReference(r, o, ACL_FLOAT, "-inf"), 0);
+        XCHECK_EQ(CompareWithReference(r, o, ACL_FLOAT, "inf"), 0);
         XCHECK(std::isinf(r.out.logProb[0]) && r.out.logProb[0] < 0);
-        XCHECK(std::isnan(r.out.loss[2]) && std::isnan(r.out.lse[2]));
+        XCHECK(std::isnan(r.out.loss[2]) && std::isnan(r.out.logProb[size_t(2 * c)]) && r.out.lse[2] == -inf);
+        XCHECK(std::isnan(r.out.loss[3]) && std::isnan(r.out.logProb[size_t(3 * c)]) && r.out.lse[3] == inf);
+        XCHECK(r.out.zloss[2] == inf && r.out.zloss[3] == inf);
     }
 }
 

@@ -10,6 +10,7 @@ float32 ulps is what these allow.
 """
 
 import itertools
+import math
 
 import ml_dtypes
 import numpy as np
@@ -111,6 +112,39 @@ def test_against_torch(dtype, reduction, weighted, ls, scale):
         assert got.dtype == dtype and got.shape == ref.shape
         scale_ = float(ref.abs().max()) or 1.0
         torch.testing.assert_close(got.double() / scale_, ref / scale_, rtol=tol[0], atol=tol[1])
+
+
+def infinite_rows(c, dtype):
+    """Rows 0-2 with a +inf logit, all -inf, +inf beside -inf; row 3 masked (-inf) but
+    finite; row 4 plain. Each +inf sits in the last column tile when C is large."""
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(5, c, generator=g, dtype=torch.float64) * 2
+    x[0, c - 5] = math.inf
+    x[1] = -math.inf
+    x[2, c - 3] = math.inf
+    x[2, : c // 2] = -math.inf
+    x[3, 1::2] = -math.inf
+    return x.to(dtype)
+
+
+@pytest.mark.parametrize("c", [1001, 40000], ids=["whole_rows", "column_tiles"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_infinite_logits_as_pytorch(c, dtype):
+    """lse is torch.logsumexp's +inf / -inf for a row with a +inf or of -inf only (its
+    z-loss s * lse^2 then +inf); log_prob and the loss are NaN there, as torch gives."""
+    x = infinite_rows(c, dtype)
+    t = torch.tensor([1, 2, 0, 0, 5])
+    loss, log_prob, zloss, lse = ax.cross_entropy_loss(x, t, None, "none", -100, 0.0, 1e-3)
+    x64 = x.double()
+    want_lse = torch.logsumexp(x64, -1)
+    assert torch.equal(lse.double()[:3], want_lse[:3])  # +inf, -inf, +inf
+    torch.testing.assert_close(lse.double()[3:], want_lse[3:], rtol=1.6e-2, atol=1e-5)
+    want_lp = F.log_softmax(x64, -1)
+    assert torch.equal(torch.isnan(log_prob), torch.isnan(want_lp))
+    assert torch.equal(torch.isinf(log_prob), torch.isinf(want_lp))
+    want_loss = F.cross_entropy(x64, t, reduction="none") + 1e-3 * want_lse ** 2
+    assert torch.equal(torch.isnan(loss), torch.isnan(want_loss)) and bool(torch.isnan(loss[:3]).all())
+    assert torch.equal(zloss.double()[:3], torch.full((3,), math.inf, dtype=torch.float64))
 
 
 def test_all_rows_ignored_under_mean_is_nan_as_pytorch():

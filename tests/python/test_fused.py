@@ -22,7 +22,7 @@ torch = pytest.importorskip("torch")
 import torch.nn.functional as F  # noqa: E402
 
 from conftest import DEVICE  # noqa: E402
-from test_forward import DTYPES, _inputs, check_outputs  # noqa: E402  (the forward's inputs and checks)
+from test_forward import DTYPES, _inputs, check_outputs, infinite_rows  # noqa: E402  (the forward's inputs and checks)
 
 TORCH_DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 
@@ -87,6 +87,25 @@ def test_bf16_true_class_at_p_0_999():
     F.cross_entropy(xr, t).backward()
     assert abs(float(xr.grad[0, 7]) + 0.001) < 2e-5
     assert abs(float(x.grad[0, 7]) - float(xr.grad[0, 7])) <= abs(float(xr.grad[0, 7])) / 128  # 8 bits
+
+
+@pytest.mark.parametrize("c", [1001, 40000], ids=["whole_rows", "column_tiles"])
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_infinite_logits_as_pytorch(c, reduction):
+    """Rows with a +inf or of -inf only: the lse is torch.logsumexp's, the loss and the
+    gradient are what torch's autograd of F.cross_entropy gives, NaN throughout such a row,
+    an ignored one too (torch's 0 * softmax); finite rows, masked ones included, as torch."""
+    x = infinite_rows(c, torch.float32)
+    t = torch.tensor([1, -100, 0, 0, 5])
+    loss, zloss, lse, grad = ax.cross_entropy_loss_with_grad(x, t, None, reduction, -100, 0.0, 0.0)
+    xr = x.double().requires_grad_()
+    want = F.cross_entropy(xr, t, reduction=reduction)
+    want.backward(torch.ones_like(want))
+    assert torch.equal(lse.double()[:3], torch.logsumexp(xr.detach(), -1)[:3])
+    assert torch.equal(torch.isnan(loss), torch.isnan(want.detach()))
+    assert torch.equal(torch.isnan(grad), torch.isnan(xr.grad)) and bool(torch.isnan(grad[:3]).all())
+    fin = ~torch.isnan(xr.grad)
+    torch.testing.assert_close(grad.double()[fin], xr.grad[fin], rtol=1.3e-6, atol=1e-6)
 
 
 # --------------------------------------------------------------------------------------
