@@ -19,11 +19,35 @@ int64_t FixedBytes(const CrossEntropyLossTilingData& t) {
     return kFwdRowBufBytes + t.sumBufBytes + t.scratchBufBytes;
 }
 
+// Column tiles of cols columns: the buffers. The spacer before the fp32 tiles (the
+// kernel's InitBuffer order: the T slots, the small buffers, the spacer, the work tile,
+// e): fp32, e 256 bytes past a multiple of 512 from each slot (the slots 512-byte
+// multiples apart); 16-bit, the work tile 64 KiB into UB when it still fits (the buffers
+// before it being shorter), so that the Casts between the T slots and the work tile read
+// and write different banks (one bank per 4 KiB of a 64 KiB third).
+void SetColumnBuffers(CrossEntropyLossTilingData& t, int64_t cols, int64_t elem, int64_t weightBytes,
+                      bool weightTiles, int64_t ub) {
+    const bool fp32 = elem == 4;
+    t.slotBytes = fp32 ? Align(cols * 4, 512) : Align(cols * elem, 32);
+    t.xBufBytes = kFwdSlots * t.slotBytes;
+    t.workBufBytes = fp32 ? 0 : cols * 4;
+    t.expBufBytes = cols * 4;
+    t.weightBufBytes = t.weightResident ? weightBytes : (weightTiles ? cols * 4 : 0);
+    t.reduceTmpBytes = ReduceTmpBytes(cols);
+    const int64_t before = t.xBufBytes + t.weightBufBytes + t.reduceTmpBytes + FixedBytes(t);
+    t.spacerBytes = 0;
+    if (fp32) {
+        t.spacerBytes = ((256 - before) % 512 + 512) % 512;
+    } else if (before < 65536 && 65536 + t.workBufBytes + t.expBufBytes <= ub) {
+        t.spacerBytes = 65536 - before;
+    }
+}
+
 }  // namespace
 
 uint64_t ForwardUbBytesUsed(const CrossEntropyLossTilingData& t) {
     return uint64_t(t.xBufBytes + t.workBufBytes + t.expBufBytes + t.weightBufBytes + t.reduceTmpBytes +
-                    t.rowBufBytes + t.sumBufBytes + t.scratchBufBytes);
+                    t.rowBufBytes + t.sumBufBytes + t.scratchBufBytes + t.spacerBytes);
 }
 
 ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPlatform& platform) {
@@ -95,26 +119,31 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
         t.reduceTmpBytes = ReduceTmpBytes(p.c);
     } else {
         // Column tiles of a multiple of 64 columns (256 B of fp32): the weight stays
-        // resident when it takes at most a third of UB, else weighted smoothing loads
-        // its columns per tile.
+        // resident when it takes at most a third of UB, else weighted smoothing loads its
+        // columns per tile. xBuf holds kFwdSlots tiles of T (the next tile loading, this one
+        // computed, the last one copying out); 16-bit values are computed in an fp32 work tile.
         t.wholeRows = 0;
         t.tileRows = 1;
         t.weightResident = p.hasWeight && weightBytes <= ub / 3 ? 1 : 0;
         const bool weightTiles = p.hasWeight && !t.weightResident && p.labelSmoothing > 0.0;
-        const int64_t perCol = elem + (fp32 ? 0 : 4) + 4 + (weightTiles ? 4 : 0) + 1;  // + the tmp's share
-        const int64_t room = ub - FixedBytes(t) - (t.weightResident ? weightBytes : 0) - 64;
-        int64_t cols = room / perCol / 64 * 64;
-        if (cols < 64) {
+        const int64_t perCol = kFwdSlots * elem + (fp32 ? 0 : 4) + 4 + (weightTiles ? 4 : 0);
+        int64_t maxCols = (ub - FixedBytes(t) - (t.weightResident ? weightBytes : 0)) / perCol / 64 * 64;
+        for (; maxCols >= 64; maxCols -= 64) {  // the tmp and the padding below take the rest
+            SetColumnBuffers(t, maxCols, elem, weightBytes, weightTiles, ub);
+            if (ForwardUbBytesUsed(t) <= uint64_t(ub)) break;
+        }
+        if (maxCols < 64) {
             r.error = "the unified buffer of " + std::to_string(platform.ubBytes) + " bytes is too small";
             return r;
         }
-        if (cols > p.c) cols = Align(p.c, 64);
+        // As few tiles as fit, of one width (each load hides behind as much compute), an odd
+        // number of 64-column repeats: an fp32 tile is then 256 bytes modulo 512, and the
+        // fp32 tiles a step reads and writes (v and e) sit in different bank groups.
+        const int64_t tiles = (p.c + maxCols - 1) / maxCols;
+        int64_t cols = Align((p.c + tiles - 1) / tiles, 64);
+        if (cols / 64 % 2 == 0 && cols < p.c && cols + 64 <= maxCols) cols += 64;
         t.tileCols = cols;
-        t.xBufBytes = Align(cols * elem, 32);
-        t.workBufBytes = fp32 ? 0 : cols * 4;
-        t.expBufBytes = cols * 4;
-        t.weightBufBytes = t.weightResident ? weightBytes : (weightTiles ? cols * 4 : 0);
-        t.reduceTmpBytes = ReduceTmpBytes(cols);
+        SetColumnBuffers(t, cols, elem, weightBytes, weightTiles, ub);
     }
     r.ubBytesUsed = ForwardUbBytesUsed(t);
     if (r.ubBytesUsed > platform.ubBytes) {

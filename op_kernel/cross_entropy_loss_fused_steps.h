@@ -37,11 +37,12 @@ __aicore__ inline float SoftcapSlope(const CrossEntropyLossTilingData& t, float 
     return 1.0f - th * th;
 }
 
-// v: logProb in, the gradient but for the target's fix-up out. slope: n floats of
-// scratch (the softcap's slope); weight: the weight of v's columns (weighted smoothing).
+// v: logProb in, the gradient but for the target's fix-up out. scratch: n floats (the
+// softcap's slope, or exp(logProb) on its way to v: a step from one tile to the other does
+// not read and write one UB bank); weight: the weight of v's columns (weighted smoothing).
 // A row that counts for nothing (ignored, bad target) is torch's 0 * softmax, lse - lse: 0,
 // or NaN throughout where its softmax is NaN (an infinite max or a NaN logit: lse not finite).
-__aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const AscendC::LocalTensor<float>& slope,
+__aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const AscendC::LocalTensor<float>& scratch,
                                    const AscendC::LocalTensor<float>& weight, const CrossEntropyLossTilingData& t,
                                    bool live, const RowTerms& terms, float lse, int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
@@ -50,21 +51,25 @@ __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const A
         AscendC::PipeBarrier<PIPE_V>();
         return;
     }
-    if (t.hasSoftcap) {
-        AscendC::Adds(slope, v, lse, count);
+    if (t.hasSoftcap) {  // the slope in scratch, exp(logProb) * scale in v
+        AscendC::Adds(scratch, v, lse, count);
         AscendC::PipeBarrier<PIPE_V>();
-        AscendC::Muls(slope, slope, t.invSoftcap, count);
+        AscendC::Muls(scratch, scratch, t.invSoftcap, count);
         AscendC::PipeBarrier<PIPE_V>();
-        AscendC::Mul(slope, slope, slope, count);
+        AscendC::Mul(scratch, scratch, scratch, count);
         AscendC::PipeBarrier<PIPE_V>();
-        AscendC::Muls(slope, slope, -1.0f, count);
+        AscendC::Muls(scratch, scratch, -1.0f, count);
         AscendC::PipeBarrier<PIPE_V>();
-        AscendC::Adds(slope, slope, 1.0f, count);
+        AscendC::Adds(scratch, scratch, 1.0f, count);
         AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Exp(v, v, count);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Muls(v, v, terms.scale, count);
+    } else {
+        AscendC::Exp(scratch, v, count);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Muls(v, scratch, terms.scale, count);
     }
-    AscendC::Exp(v, v, count);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Muls(v, v, terms.scale, count);
     AscendC::PipeBarrier<PIPE_V>();
     if (t.smoothing) {
         if (t.hasWeight) {
@@ -75,7 +80,7 @@ __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const A
         AscendC::PipeBarrier<PIPE_V>();
     }
     if (t.hasSoftcap) {
-        AscendC::Mul(v, v, slope, count);
+        AscendC::Mul(v, v, scratch, count);
         AscendC::PipeBarrier<PIPE_V>();
     }
 }

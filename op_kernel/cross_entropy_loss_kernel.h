@@ -10,12 +10,14 @@
 //     target column by a scalar read; Cast back (CAST_RINT) and out.
 //   column tiles (a row does not fit): each row is read twice, tile by tile: first the
 //     max and the sum online (the sum rescaled by exp(old max - new max) when the max
-//     grows), then logProb and the smoothing sum.
+//     grows), then logProb and the smoothing sum. The tiles come as one stream through
+//     three slots: the next tile's load runs beside this one's compute and the last one's
+//     copy out.
 // Per-row results go out per group: loss, zloss (reduction none) or the per-row terms
 // to the workspace (mean/sum), and lseForZloss. Under mean/sum every core then meets at
 // SyncAll and core 0 adds the per-row terms chunk by chunk in row order (kFwdSumChunk
 // rows per ReduceSum): the same bits on every core count.
-// Pipes are serialised by flag pairs around every hand-over (no double buffering).
+// Whole rows: the pipes are serialised by flag pairs around every hand-over.
 // Fused (aclnnXentCrossEntropyLossWithGrad): the logits are optionally soft-capped as they
 // arrive in UB; the launch-wide W, M and sum_k w_k come first (the backward's prologue);
 // where the forward writes log_prob the tile's gradient for an upstream gradient of 1
@@ -53,6 +55,10 @@ public:
         const uint64_t n = z.n, c = z.c, lossElems = z.perRowOrOne;
         inputGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.input), n * c);
         logProbGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.logProb), n * c);
+        // The fused gradient goes around the L2: nothing in this launch reads it, and its
+        // dirty lines would evict the logits the second pass over a row reads again, then
+        // cost HBM their write-back on top. (The forward's log_prob stays: the backward reads it.)
+        if (t_.fused) logProbGm_.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
         if (t_.hasWeight) weightGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.weight), c);
         lossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.loss), lossElems);
@@ -64,14 +70,25 @@ public:
             rowArraysGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a.userWorkspace + t_.rowArraysOffset),
                                          static_cast<uint64_t>(kFwdRowArrays * t_.rowArrayStride));
 
+        // In this order from the start of UB: the T tiles, the small buffers, a spacer (the
+        // fp32 work tile then starts in the next 64 KiB third of UB, in other banks than
+        // the T tiles its Casts read and write), the fp32 tiles.
         pipe_.InitBuffer(xBuf_, static_cast<uint32_t>(t_.xBufBytes));
-        if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
-        pipe_.InitBuffer(expBuf_, static_cast<uint32_t>(t_.expBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
         pipe_.InitBuffer(tmpBuf_, static_cast<uint32_t>(t_.reduceTmpBytes));
         pipe_.InitBuffer(rowBuf_, static_cast<uint32_t>(t_.rowBufBytes));
         if (t_.sumBufBytes > 0) pipe_.InitBuffer(sumBuf_, static_cast<uint32_t>(t_.sumBufBytes));
         if (t_.scratchBufBytes > 0) pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBufBytes));
+        if (t_.spacerBytes > 0) pipe_.InitBuffer(spacerBuf_, static_cast<uint32_t>(t_.spacerBytes));
+        if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
+        pipe_.InitBuffer(expBuf_, static_cast<uint32_t>(t_.expBufBytes));
+        if (!t_.wholeRows) {
+            for (int64_t b = 0; b < kFwdSlots; ++b) {
+                slotLoaded_[b] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_V>();
+                slotFreedByV_[b] = pipe_.template AllocEventID<AscendC::HardEvent::V_MTE2>();
+                slotFreedByMte3_[b] = pipe_.template AllocEventID<AscendC::HardEvent::MTE3_MTE2>();
+            }
+        }
         userWs_ = a.userWorkspace;
         weights_.gm = weightGm_;
         s_.classWeightSum = t_.grad.classCount;
@@ -97,6 +114,7 @@ public:
         const int64_t row0 = core_ * t_.rowsPerCore + (extra ? core_ : t_.rowRemainder);
         const int64_t rowEnd = row0 + t_.rowsPerCore + (extra ? 1 : 0);
         const int64_t group = t_.wholeRows ? t_.tileRows : kFwdGroupRows;
+        if (!t_.wholeRows) StartColumnStream(row0, rowEnd);
         for (int64_t r0 = row0; r0 < rowEnd; r0 += group) {
             const int64_t rows = rowEnd - r0 < group ? rowEnd - r0 : group;
             // The previous group's scalars have left UB (DMA) and been cast (V).
@@ -109,6 +127,7 @@ public:
             }
             WriteGroup(r0, rows);
         }
+        if (!t_.wholeRows) EndColumnStream();
         ReportBadTargets();
         if (t_.reduction != XENT_NONE) {
             AscendC::PipeBarrier<PIPE_ALL>();  // the per-row terms are in GM before core 0 reads them
@@ -120,6 +139,7 @@ public:
 private:
     static constexpr bool kFp32 = SameType<T, float>::value;
     static constexpr int64_t kPerBlock = 32 / static_cast<int64_t>(sizeof(T));
+    static constexpr int64_t kMaxRepeats = 255;  // of one vector instruction
 
     __aicore__ inline static int64_t Pitch(int64_t cols) { return (cols + kPerBlock - 1) / kPerBlock * kPerBlock; }
 
@@ -158,34 +178,32 @@ private:
         return rowBuf_.GetWithOffset<T>(kFwdGroupRows, static_cast<uint32_t>(kFwdOutOff + which * kFwdGroupRows * 4));
     }
 
-    // rows x cols of input from (row0, col0) into the tile (rows at the 32-byte pitch), as fp32.
-    __aicore__ inline void LoadTile(int64_t row0, int64_t col0, int64_t rows, int64_t cols) {
+    // Whole rows: rows of input from row0 into the tile (rows at the 32-byte pitch), as fp32.
+    __aicore__ inline void LoadRows(int64_t row0, int64_t rows) {
         WaitPipe<AscendC::HardEvent::V_MTE2>(pipe_);    // the last tile's vector reads
         WaitPipe<AscendC::HardEvent::MTE3_MTE2>(pipe_); // the last tile's copy out
         AscendC::LocalTensor<T> x = xBuf_.Get<T>();
-        AscendC::DataCopyPad(x, inputGm_[static_cast<uint64_t>(row0) * t_.c + col0],
-                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)),
-                                                        static_cast<uint32_t>((t_.c - cols) * sizeof(T)), 0, 0),
+        AscendC::DataCopyPad(x, inputGm_[static_cast<uint64_t>(row0) * t_.c],
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_.c * sizeof(T)), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
         if constexpr (!kFp32) {
-            AscendC::Cast(Work(), x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(rows * Pitch(cols)));
+            AscendC::Cast(Work(), x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(rows * Pitch(t_.c)));
             AscendC::PipeBarrier<PIPE_V>();
         }
-        if (t_.hasSoftcap) Softcap(Work(), t_, rows * Pitch(cols));
+        if (t_.hasSoftcap) Softcap(Work(), t_, rows * Pitch(t_.c));
     }
 
-    // The tile's fp32 log_prob back to T and out to logProb at (row0, col0).
-    __aicore__ inline void StoreTile(int64_t row0, int64_t col0, int64_t rows, int64_t cols) {
+    // Whole rows: the tile's fp32 log_prob (or gradient) back to T and out to logProb from row0.
+    __aicore__ inline void StoreRows(int64_t row0, int64_t rows) {
         AscendC::LocalTensor<T> x = xBuf_.Get<T>();
         if constexpr (!kFp32) {
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Cast(x, Work(), AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(rows * Pitch(cols)));
+            AscendC::Cast(x, Work(), AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(rows * Pitch(t_.c)));
         }
         WaitPipe<AscendC::HardEvent::V_MTE3>(pipe_);
-        AscendC::DataCopyPad(logProbGm_[static_cast<uint64_t>(row0) * t_.c + col0], x,
-                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(cols * sizeof(T)),
-                                                        0, static_cast<uint32_t>((t_.c - cols) * sizeof(T)), 0));
+        AscendC::DataCopyPad(logProbGm_[static_cast<uint64_t>(row0) * t_.c], x,
+                             AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_.c * sizeof(T)), 0, 0, 0));
     }
 
     // Max / sum of cols fp32 values into a slot. The values are halved by elementwise
@@ -224,10 +242,51 @@ private:
         }
         AscendC::PipeBarrier<PIPE_V>();
     }
+    // Max / sum of n fp32 values (src kept) into a slot, through scratch (n / 7 + 32
+    // floats): BlockReduceMax/Sum takes each 32-byte block to one value, one cycle a
+    // 64-value repeat where a ReduceMax/ReduceSum takes a WholeReduce (7 cycles) and the
+    // halving of FoldInto a pass over half the values per level; the values short of a
+    // whole repeat go to one value after the level's blocks by a ReduceMax/ReduceSum of
+    // them. Level after level, down to one repeat. The order depends on n alone.
+    template <bool kMax>
+    __aicore__ inline void BlockFoldInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                         const AscendC::LocalTensor<float>& scratch, int64_t n) {
+        AscendC::LocalTensor<float> from = src;
+        int64_t at = 0;
+        while (n > 64) {
+            const int64_t repeats = n / 64, rest = n - repeats * 64;
+            const AscendC::LocalTensor<float> to = scratch[at];
+            for (int64_t r0 = 0; r0 < repeats; r0 += kMaxRepeats) {
+                const int32_t k = static_cast<int32_t>(repeats - r0 < kMaxRepeats ? repeats - r0 : kMaxRepeats);
+                if constexpr (kMax) {
+                    AscendC::BlockReduceMax(to[r0 * 8], from[r0 * 64], k, 64, 1, 1, 8);
+                } else {
+                    AscendC::BlockReduceSum(to[r0 * 8], from[r0 * 64], k, 64, 1, 1, 8);
+                }
+            }
+            if (rest > 0) Reduce1<kMax>(to[repeats * 8], from[repeats * 64], rest);
+            AscendC::PipeBarrier<PIPE_V>();
+            from = to;
+            n = repeats * 8 + (rest > 0 ? 1 : 0);
+            at += (n + 7) / 8 * 8;
+        }
+        Reduce1<kMax>(dst, from, n);
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+    template <bool kMax>
+    __aicore__ inline void Reduce1(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                   int64_t n) {
+        if constexpr (kMax) {
+            AscendC::ReduceMax(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
+        } else {
+            AscendC::ReduceSum(dst, src, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
+        }
+    }
+
     // src kept (the expBuf is the scratch) / src overwritten.
     __aicore__ inline void MaxInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                    int64_t cols) {
-        FoldInto<true>(dst, src, expBuf_.Get<float>(), cols);
+        BlockFoldInto<true>(dst, src, expBuf_.Get<float>(), cols);
     }
     __aicore__ inline void SumInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                    int64_t cols) {
@@ -250,6 +309,12 @@ private:
                                          const AscendC::LocalTensor<float>& slot) {
         AscendC::Adds(v, v, -lnSum, static_cast<int32_t>(cols));
         AscendC::PipeBarrier<PIPE_V>();
+        SmoothingSum(v, col0, cols, slot);
+    }
+
+    // The smoothing sum sum_j w_j log_prob_j of v (log_prob, kept) into the slot; expBuf is the scratch.
+    __aicore__ inline void SmoothingSum(const AscendC::LocalTensor<float>& v, int64_t col0, int64_t cols,
+                                        const AscendC::LocalTensor<float>& slot) {
         if (!t_.smoothing) return;
         if (t_.hasWeight) {
             AscendC::LocalTensor<float> e = expBuf_.Get<float>();
@@ -257,7 +322,7 @@ private:
             AscendC::PipeBarrier<PIPE_V>();
             SumInto(slot, e, cols);
         } else {
-            FoldInto<false>(slot, v, expBuf_.Get<float>(), cols);  // v (log_prob) is kept
+            FoldInto<false>(slot, v, expBuf_.Get<float>(), cols);
         }
     }
 
@@ -290,7 +355,7 @@ private:
     // A group of whole rows: one tile, read once.
     __aicore__ inline void WholeRows(int64_t row0, int64_t rows) {
         const int64_t c = t_.c, pitch = Pitch(c);
-        LoadTile(row0, 0, rows, c);
+        LoadRows(row0, rows);
         AscendC::LocalTensor<float> w = Work();
         for (int64_t r = 0; r < rows; ++r) MaxInto(Slot(kFwdSlotMax, r), w[r * pitch], c);
         WaitPipe<AscendC::HardEvent::V_S>(pipe_);
@@ -332,59 +397,175 @@ private:
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
         }
-        StoreTile(row0, 0, rows, c);
+        StoreRows(row0, rows);
     }
 
-    // One row in column tiles: max and sum online, then log_prob tile by tile.
+    // One row in column tiles: max and sum online, then log_prob (or the gradient) tile by
+    // tile. The steps go from one fp32 tile to the other (v, the tile's values, and e):
+    // a step that reads and writes the same bank costs two beats a repeat, one that reads v
+    // and writes e one (the tiling puts them 256 bytes apart modulo 512, in other bank groups).
     __aicore__ inline void SplitRow(int64_t row0, int64_t r) {
         const int64_t row = row0 + r;
-        AscendC::LocalTensor<float> w = Work();
+        const AscendC::LocalTensor<float> e = expBuf_.Get<float>();
         float m = NegInf(), sum = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
-            const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
-            LoadTile(row, col0, 1, cols);
-            MaxInto(Slot(kFwdSlotMax, 0), w, cols);
+            const int64_t cols = ColsAt(col0);
+            const AscendC::LocalTensor<float> v = TakeTile(cols);
+            MaxInto(Slot(kFwdSlotMax, 0), v, cols);
             WaitPipe<AscendC::HardEvent::V_S>(pipe_);
             const float tileMax = Slot(kFwdSlotMax, 0).GetValue(0);
             const float newMax = tileMax > m ? tileMax : m;
-            if (newMax == NegInf()) continue;  // every value so far is -inf: nothing to add
-            if (m != NegInf() && newMax > m) sum = sum * ScalarExp(m - newMax);
-            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
-            ShiftAndSumExp(w, newMax, cols, Slot(kFwdSlotSum, 0));
-            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-            sum = sum + Slot(kFwdSlotSum, 0).GetValue(0);
-            m = newMax;
+            if (newMax != NegInf()) {  // else every value so far is -inf: nothing to add
+                if (m != NegInf() && newMax > m) sum = sum * ScalarExp(m - newMax);
+                WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+                // e = exp(x - max), summed with v (done with) as the scratch.
+                AscendC::Adds(e, v, -newMax, static_cast<int32_t>(cols));
+                AscendC::PipeBarrier<PIPE_V>();
+                AscendC::Exp(e, e, static_cast<int32_t>(cols));
+                AscendC::PipeBarrier<PIPE_V>();
+                BlockFoldInto<false>(Slot(kFwdSlotSum, 0), e, v, cols);
+                WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+                sum = sum + Slot(kFwdSlotSum, 0).GetValue(0);
+                m = newMax;
+            }
+            ReleaseTile();
         }
         // A row of -inf only: NaN throughout, as the whole-row path's -inf - -inf gives.
         if (m == NegInf()) sum = m - m;
         const float lnSum = ScalarUnary(sum, false);
+        const float lse = Lse(m, lnSum);
         const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row)));
         const bool live = RowIsLive(t_.ignoreIndex, t_.c, row, target, bad_);
-        const RowTerms terms = t_.fused ? GradTerms(live, target, Lse(m, lnSum)) : RowTerms{0.0f, 0.0f, 0.0f};
+        const RowTerms terms = t_.fused ? GradTerms(live, target, lse) : RowTerms{0.0f, 0.0f, 0.0f};
         float smooth = 0.0f, lpTarget = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
-            const int64_t cols = t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols;
-            LoadTile(row, col0, 1, cols);
-            AscendC::Adds(w, w, -m, static_cast<int32_t>(cols));
+            const int64_t cols = ColsAt(col0);
+            const AscendC::LocalTensor<float> v = TakeTile(cols);
+            AscendC::Adds(e, v, -m, static_cast<int32_t>(cols));
             AscendC::PipeBarrier<PIPE_V>();
-            FinishLogProb(w, lnSum, col0, cols, Slot(kFwdSlotSmooth, 0));
-            WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-            if (t_.smoothing) smooth = smooth + Slot(kFwdSlotSmooth, 0).GetValue(0);
+            AscendC::Adds(v, e, -lnSum, static_cast<int32_t>(cols));  // v = log_prob
+            AscendC::PipeBarrier<PIPE_V>();
+            SmoothingSum(v, col0, cols, Slot(kFwdSlotSmooth, 0));
             const bool hasTarget = live && target >= col0 && target < col0 + cols;
-            if (hasTarget) lpTarget = w.GetValue(static_cast<uint32_t>(target - col0));
-            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            if (t_.smoothing || hasTarget) {  // else the scalar unit need not wait for this tile
+                WaitPipe<AscendC::HardEvent::V_S>(pipe_);
+                if (t_.smoothing) smooth = smooth + Slot(kFwdSlotSmooth, 0).GetValue(0);
+                if (hasTarget) lpTarget = v.GetValue(static_cast<uint32_t>(target - col0));
+                WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            }
             if (t_.fused) {
-                RowGradient(w, expBuf_.Get<float>(), LoadedWeightColumns(col0), t_, live, terms, Lse(m, lnSum), cols);
+                RowGradient(v, e, LoadedWeightColumns(col0), t_, live, terms, lse, cols);
                 if (hasTarget) {
                     WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-                    FixTarget(w, target - col0, target, lpTarget, Lse(m, lnSum));
+                    FixTarget(v, target - col0, target, lpTarget, lse);
                     WaitPipe<AscendC::HardEvent::S_V>(pipe_);
                     WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
                 }
             }
-            StoreTile(row, col0, 1, cols);
+            StoreTakenTile(row, col0, cols);
         }
-        SetRow(r, live, target, lpTarget, smooth, Lse(m, lnSum));
+        SetRow(r, live, target, lpTarget, smooth, lse);
+    }
+
+    // ---- Column tiles: the core's loads as one stream through the kFwdSlots slots of xBuf ----
+    // Each row's tiles are loaded twice (the max and sum pass, then the output pass), in
+    // the order they are computed; tile k sits in slot k % kFwdSlots. Taking tile k sends
+    // out the load of tile k + 1 first, so MTE2 brings it in while the vector unit works on
+    // tile k. A slot is free again once the vector unit is done with it (V_MTE2) or, when
+    // the tile's output is cast back into it, once MTE3 has copied that out (MTE3_MTE2):
+    // with three slots that copy has the compute of the next tile to finish in before its
+    // slot is loaded again.
+    enum SlotState : int64_t { SLOT_CLEAR = 0, SLOT_FREED_BY_V, SLOT_FREED_BY_MTE3 };
+
+    __aicore__ inline int64_t ColsAt(int64_t col0) const { return t_.c - col0 < t_.tileCols ? t_.c - col0 : t_.tileCols; }
+
+    __aicore__ inline AscendC::LocalTensor<T> SlotTile(int64_t b) {
+        return xBuf_.Get<T>()[b * t_.slotBytes / static_cast<int64_t>(sizeof(T))];
+    }
+    // The fp32 values of slot b's tile: the slot itself (fp32) or the work tile.
+    __aicore__ inline AscendC::LocalTensor<float> SlotWork(int64_t b) {
+        if constexpr (kFp32) {
+            return SlotTile(b);
+        } else {
+            return workBuf_.Get<float>();
+        }
+    }
+
+    __aicore__ inline void StartColumnStream(int64_t row0, int64_t rowEnd) {
+        nextRow_ = row0;
+        streamEnd_ = rowEnd;
+        IssueLoad();
+    }
+
+    __aicore__ inline void IssueLoad() {
+        if (nextRow_ >= streamEnd_) return;
+        const int64_t b = issued_ % kFwdSlots, cols = ColsAt(nextCol0_);
+        WaitSlotFree(b);
+        AscendC::DataCopyPad(SlotTile(b), inputGm_[static_cast<uint64_t>(nextRow_) * t_.c + nextCol0_],
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0),
+                             AscendC::DataCopyPadExtParams<T>(false, 0, 0, 0));
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(slotLoaded_[b]);
+        ++issued_;
+        nextCol0_ += t_.tileCols;
+        if (nextCol0_ >= t_.c) {
+            nextCol0_ = 0;
+            nextPass_ = 1 - nextPass_;
+            if (nextPass_ == 0) ++nextRow_;
+        }
+    }
+
+    __aicore__ inline void WaitSlotFree(int64_t b) {
+        if (slotState_[b] == SLOT_FREED_BY_V) AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(slotFreedByV_[b]);
+        if (slotState_[b] == SLOT_FREED_BY_MTE3) AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(slotFreedByMte3_[b]);
+        slotState_[b] = SLOT_CLEAR;
+    }
+
+    // The next tile of the stream as fp32 values (16-bit: cast into the work tile), capped
+    // when asked.
+    __aicore__ inline AscendC::LocalTensor<float> TakeTile(int64_t cols) {
+        const int64_t b = taken_++ % kFwdSlots;
+        IssueLoad();
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(slotLoaded_[b]);
+        const AscendC::LocalTensor<float> v = SlotWork(b);
+        if constexpr (!kFp32) {
+            AscendC::PipeBarrier<PIPE_V>();  // the last tile's cast out of the work tile
+            AscendC::Cast(v, SlotTile(b), AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(cols));
+            AscendC::PipeBarrier<PIPE_V>();
+        }
+        if (t_.hasSoftcap) Softcap(v, t_, cols);
+        return v;
+    }
+
+    // The tile taken last: the vector unit is done with its slot.
+    __aicore__ inline void ReleaseTile() {
+        const int64_t b = (taken_ - 1) % kFwdSlots;
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(slotFreedByV_[b]);
+        slotState_[b] = SLOT_FREED_BY_V;
+    }
+
+    // The tile taken last, its fp32 values cast back (CAST_RINT) into its slot and out to
+    // logProb at (row, col0); the slot is free once MTE3 has read it.
+    __aicore__ inline void StoreTakenTile(int64_t row, int64_t col0, int64_t cols) {
+        const int64_t b = (taken_ - 1) % kFwdSlots;
+        const AscendC::LocalTensor<T> x = SlotTile(b);
+        if constexpr (!kFp32) {
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Cast(x, SlotWork(b), AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(cols));
+        }
+        WaitPipe<AscendC::HardEvent::V_MTE3>(pipe_);
+        AscendC::DataCopyPad(logProbGm_[static_cast<uint64_t>(row) * t_.c + col0], x,
+                             AscendC::DataCopyExtParams(1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0));
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(slotFreedByMte3_[b]);
+        slotState_[b] = SLOT_FREED_BY_MTE3;
+    }
+
+    __aicore__ inline void EndColumnStream() {
+        for (int64_t b = 0; b < kFwdSlots; ++b) {
+            WaitSlotFree(b);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_V>(slotLoaded_[b]);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::V_MTE2>(slotFreedByV_[b]);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE3_MTE2>(slotFreedByMte3_[b]);
+        }
     }
 
     // Row r's results into the group's vectors (scalar stores; the caller syncs S_V/S_MTE3).
@@ -520,7 +701,7 @@ private:
     const CrossEntropyLossTilingData& t_;
     AscendC::TPipe pipe_;
     AscendC::TBuf<AscendC::TPosition::VECCALC> xBuf_, workBuf_, expBuf_, weightBuf_, tmpBuf_, rowBuf_, sumBuf_,
-        scratchBuf_;
+        scratchBuf_, spacerBuf_;
     AscendC::GlobalTensor<T> inputGm_, logProbGm_, lossGm_, zlossGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_, rowArraysGm_;
@@ -533,6 +714,11 @@ private:
     LaunchScalars s_;
     TargetWeights weights_;
     GM_ADDR userWs_ = nullptr;
+    // Column tiles: the stream's next load (row, pass, column), its end, loads issued and
+    // tiles taken, and each slot's pending free event.
+    int64_t nextRow_ = 0, nextPass_ = 0, nextCol0_ = 0, streamEnd_ = 0, issued_ = 0, taken_ = 0;
+    int64_t slotState_[kFwdSlots] = {SLOT_CLEAR, SLOT_CLEAR, SLOT_CLEAR};
+    AscendC::TEventID slotLoaded_[kFwdSlots], slotFreedByV_[kFwdSlots], slotFreedByMte3_[kFwdSlots];
     bool live_[kFwdGroupRows];
     int64_t target_[kFwdGroupRows];
     float lpTarget_[kFwdGroupRows];

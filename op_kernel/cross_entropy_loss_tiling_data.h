@@ -14,6 +14,9 @@ constexpr int64_t kFwdGroupRows = 64;
 // The mean/sum pass adds the per-row values in chunks of this many rows, chunk after
 // chunk: a fixed order, whatever the core count.
 constexpr int64_t kFwdSumChunk = 1024;
+// Column tiles: slots of T the tiles stream through (one loading, one computed, one
+// copying out).
+constexpr int64_t kFwdSlots = 3;
 // Per-row workspace arrays of the mean/sum pass, in this order, each N floats rounded
 // up to 32 bytes: the row's loss term, its z-loss term, weight[target] (0 when
 // ignored), 1 for a counted row.
@@ -62,13 +65,15 @@ struct CrossEntropyLossTilingData {
     int64_t weightResident; // 1: the whole weight sits in UB (weightBufBytes holds it)
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
-    int64_t xBufBytes;       // one tile of T (fp32: also the work area)
+    int64_t xBufBytes;       // whole rows: one tile of T (fp32: also the work area); column tiles: kFwdSlots slots
+    int64_t slotBytes;       // column tiles: the distance from one slot to the next
     int64_t workBufBytes;    // fp16/bf16: the tile in fp32; fp32: 0
     int64_t expBufBytes;     // one row (or column tile) of fp32: exp(x - max), w * log_prob
     int64_t weightBufBytes;  // the whole weight (weightResident), a column tile of it (weighted smoothing), or 0
     int64_t reduceTmpBytes;  // ReduceMax/ReduceSum shared tmp
     int64_t rowBufBytes;     // kFwdRowBufBytes
     int64_t sumBufBytes;     // mean/sum: kFwdRowArrays chunks of kFwdSumChunk floats; none: 0
+    int64_t spacerBytes;     // unused UB before the fp32 tiles: 16-bit column tiles put them 64 KiB on
 
     // ---- user workspace layout (byte offsets from GetUserWorkspace()) ----
     int64_t tilingBytes;      // this struct sits at offset 0

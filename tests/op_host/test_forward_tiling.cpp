@@ -25,7 +25,7 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(r.ubBytesUsed, ForwardUbBytesUsed(t));
     XCHECK(r.ubBytesUsed <= plat.ubBytes);
     for (int64_t b : {t.xBufBytes, t.workBufBytes, t.expBufBytes, t.weightBufBytes, t.reduceTmpBytes, t.rowBufBytes,
-                      t.sumBufBytes})
+                      t.sumBufBytes, t.spacerBytes})
         XCHECK(b % 32 == 0);
     // Tiles: whole rows (tileCols = C), or one row in column tiles of a multiple of 64.
     const int64_t cols = t.wholeRows ? p.c : t.tileCols;
@@ -36,6 +36,18 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
     } else {
         XCHECK_EQ(t.tileRows, int64_t(1));
         XCHECK(t.tileCols % 64 == 0 && t.tileCols < p.c + 64);
+        // kFwdSlots slots of T; the fp32 tiles a step reads and writes 256 bytes apart modulo 512.
+        XCHECK(t.slotBytes >= t.tileCols * eb && t.slotBytes % 32 == 0 && t.xBufBytes >= kFwdSlots * t.slotBytes);
+        // The kernel's InitBuffer order: slots, weight, tmp, rowBuf, sumBuf, scratch, spacer, work, e.
+        const int64_t fp32Tiles = t.xBufBytes + t.weightBufBytes + t.reduceTmpBytes + t.rowBufBytes + t.sumBufBytes +
+                                  t.scratchBufBytes + t.spacerBytes;
+        if (eb == 4) {
+            XCHECK_EQ(t.slotBytes % 512, int64_t(0));
+            XCHECK_EQ(fp32Tiles % 512, int64_t(256));
+        } else {
+            if (t.tileCols / 64 % 2 == 1) XCHECK_EQ(t.workBufBytes % 512, int64_t(256));
+            XCHECK(t.spacerBytes == 0 || fp32Tiles == 65536);
+        }
     }
     XCHECK(t.xBufBytes >= t.tileRows * pitch * eb);
     XCHECK_EQ(t.workBufBytes, eb == 4 ? int64_t(0) : t.tileRows * pitch * 4);
