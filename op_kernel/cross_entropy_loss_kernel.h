@@ -206,14 +206,13 @@ private:
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(rows), static_cast<uint32_t>(t_.c * sizeof(T)), 0, 0, 0));
     }
 
-    // Max / sum of cols fp32 values into a slot. The values are halved by elementwise
-    // Max/Add (into scratch; it may be src, which is then overwritten) down to one 256-byte
-    // repeat, then one ReduceMax/ReduceSum: about one vector pass over the values where a
-    // ReduceMax/ReduceSum of all of them takes a WholeReduce (7 cycles) per 64. The order
-    // depends on cols alone.
-    template <bool kMax>
-    __aicore__ inline void FoldInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
-                                    const AscendC::LocalTensor<float>& scratch, int64_t cols) {
+    // Sum of cols fp32 values into a slot, in place or through a separate scratch (src
+    // kept). The values are halved by elementwise Add (into scratch; it may be src, which
+    // is then overwritten) down to one 256-byte repeat, then one ReduceSum: about one vector
+    // pass over the values where a ReduceSum of all of them takes a WholeReduce (7 cycles)
+    // per 64. The order depends on cols alone.
+    __aicore__ inline void FoldSumInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                       const AscendC::LocalTensor<float>& scratch, int64_t cols) {
         AscendC::LocalTensor<float> from = src;
         bool inPlace = src.GetPhyAddr() == scratch.GetPhyAddr();
         int64_t n = cols;
@@ -225,27 +224,19 @@ private:
                 AscendC::Adds(scratch[m8], from[m8], 0.0f, static_cast<int32_t>(h - m8));
                 AscendC::PipeBarrier<PIPE_V>();
             }
-            if constexpr (kMax) {
-                AscendC::Max(scratch, from, from[h], static_cast<int32_t>(m));
-            } else {
-                AscendC::Add(scratch, from, from[h], static_cast<int32_t>(m));
-            }
+            AscendC::Add(scratch, from, from[h], static_cast<int32_t>(m));
             AscendC::PipeBarrier<PIPE_V>();
             from = scratch;
             inPlace = true;
             n = h;
         }
-        if constexpr (kMax) {
-            AscendC::ReduceMax(dst, from, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
-        } else {
-            AscendC::ReduceSum(dst, from, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
-        }
+        AscendC::ReduceSum(dst, from, tmpBuf_.Get<float>(), static_cast<int32_t>(n));
         AscendC::PipeBarrier<PIPE_V>();
     }
     // Max / sum of n fp32 values (src kept) into a slot, through scratch (n / 7 + 32
     // floats): BlockReduceMax/Sum takes each 32-byte block to one value, one cycle a
     // 64-value repeat where a ReduceMax/ReduceSum takes a WholeReduce (7 cycles) and the
-    // halving of FoldInto a pass over half the values per level; the values short of a
+    // halving of FoldSumInto a pass over half the values per level; the values short of a
     // whole repeat go to one value after the level's blocks by a ReduceMax/ReduceSum of
     // them. Level after level, down to one repeat. The order depends on n alone.
     template <bool kMax>
@@ -290,7 +281,7 @@ private:
     }
     __aicore__ inline void SumInto(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                    int64_t cols) {
-        FoldInto<false>(dst, src, src, cols);
+        FoldSumInto(dst, src, src, cols);
     }
 
     // v -= m; exp(v) summed into the slot (v then holds x - m).
@@ -322,7 +313,7 @@ private:
             AscendC::PipeBarrier<PIPE_V>();
             SumInto(slot, e, cols);
         } else {
-            FoldInto<false>(slot, v, expBuf_.Get<float>(), cols);
+            FoldSumInto(slot, v, expBuf_.Get<float>(), cols);
         }
     }
 
