@@ -30,11 +30,14 @@
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "ascend_sim/numerics/numerics.h"
 #include "ascend_sim/sim.h"
+#include "bench_device_tensor.h"
 #include "kernel_operator.h"
 
 namespace {
 
 namespace nm = ascend_sim::numerics;
+using xent_bench::Dev;
+using xent_bench::StoreAs;
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
@@ -49,33 +52,6 @@ double Median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-struct Dev {
-    void* p = nullptr;
-    aclTensor* t = nullptr;
-    size_t bytes = 0;
-    Dev(std::vector<int64_t> shape, aclDataType dt) {
-        int64_t numel = 1;
-        for (int64_t d : shape) numel *= d;
-        bytes = size_t(numel) * aclDataTypeSize(dt);
-        if (bytes) aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        std::vector<int64_t> strides(shape.size(), 1);
-        for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) strides[size_t(i)] = shape[size_t(i + 1)] * strides[size_t(i + 1)];
-        t = aclCreateTensor(shape.data(), shape.size(), dt, strides.data(), 0, ACL_FORMAT_ND, shape.data(), shape.size(), p);
-    }
-    ~Dev() {
-        aclDestroyTensor(t);
-        if (p) aclrtFree(p);
-    }
-    Dev(const Dev&) = delete;
-    Dev& operator=(const Dev&) = delete;
-};
-
-void StoreAs(aclDataType t, void* dst, size_t i, float v) {
-    if (t == ACL_FLOAT) static_cast<float*>(dst)[i] = v;
-    else if (t == ACL_FLOAT16) static_cast<half*>(dst)[i] = half(v);
-    else static_cast<bfloat16_t*>(dst)[i] = bfloat16_t(v);
 }
 
 // Runs f(begin, end) over [0, n) split into `threads` contiguous parts.

@@ -1,0 +1,143 @@
+// bench_floor: CrossEntropyLossGrad against its floor on the timing model (a MODEL, not a
+// measurement): the backward's modelled Task Duration (both launches when the sums run
+// first) over that of a plain copy of the same bytes (floor_copy_kernel.h), per case; for
+// one-row cases also over the model's launch cost alone.
+//
+// usage: bench_floor [--n N] [--c C] [--dtype fp32|fp16|bf16] [--ls X] [--weight] [--zloss]
+//                    [--reduction mean|sum|none] [--cores K]  one case (--cores: at most K
+//                    vector cores, as ascend_sim::set_cores)
+//        bench_floor --table [--dtype D,...] [--classes C,...]
+//                    the criterion's cases, markdown: N x C ~ 2^27 for each C, 131073 x 257,
+//                    1 x C; every dtype (or those given) and option (plain, ls 0.1, weight,
+//                    weight + ls 0.1)
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "ascend_sim/sim.h"
+#include "floor_ratio.h"
+
+namespace {
+
+using xent_bench::BackwardCase;
+using xent_bench::FloorRatio;
+
+std::vector<std::string> Split(const std::string& s) {
+    std::vector<std::string> v;
+    for (size_t a = 0; a <= s.size();) {
+        size_t b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        v.push_back(s.substr(a, b - a));
+        a = b + 1;
+    }
+    return v;
+}
+
+std::string Launches(const FloorRatio& r) {
+    std::string s;
+    char buf[64];
+    for (size_t i = 0; i < r.ours.size(); ++i) {
+        std::snprintf(buf, sizeof buf, "%s%.1f", i ? " + " : "", r.ours[i].taskDurationUs);
+        s += buf;
+    }
+    return s;
+}
+
+void PrintFloorRow(const BackwardCase& k, const FloorRatio& r) {
+    std::printf("| %s | %u | %.1f | %.1f (%s) | %.3f |\n", xent_bench::CaseLabel(k).c_str(), r.ours.back().blockDim,
+                r.floorUs, r.oursUs, Launches(r).c_str(), r.ratio);
+    std::fflush(stdout);
+}
+
+void PrintLaunchRow(const BackwardCase& k, const FloorRatio& r) {
+    std::printf("| %s | %u | %.2f | %.2f | %.2f | %.2f | %.2f |\n", xent_bench::CaseLabel(k).c_str(),
+                r.ours.back().blockDim, r.oursLaunchCostUs, r.oneCoreLaunchCostUs, r.oursUs,
+                r.oursUs / r.oursLaunchCostUs, r.oursUs / r.oneCoreLaunchCostUs);
+    std::fflush(stdout);
+}
+
+const char* kFloorHead =
+    "| case | cores | floor copy us | ours us (launches) | ours / floor |\n|---|---|---|---|---|\n";
+const char* kLaunchHead =
+    "| case | cores | launch cost us | one-core launch cost us | ours us | ours / launch cost | ours / one-core "
+    "launch cost |\n|---|---|---|---|---|---|---|\n";
+
+struct Variant {
+    double ls;
+    bool weight;
+};
+const Variant kVariants[] = {{0.0, false}, {0.1, false}, {0.0, true}, {0.1, true}};
+
+int Table(const std::string& dtypes, const std::string& classes) {
+    std::vector<std::pair<int64_t, int64_t>> big;
+    for (const std::string& c : Split(classes)) {
+        const int64_t cc = std::atoll(c.c_str());
+        big.push_back({std::llround(std::ldexp(1.0, 27) / double(cc)), cc});
+    }
+    big.push_back({131073, 257});
+    std::printf("MODEL (the simulator's timing model, not a measurement)\n\n%s", kFloorHead);
+    for (const auto& [n, c] : big)
+        for (const std::string& d : Split(dtypes))
+            for (const Variant& v : kVariants) {
+                BackwardCase k;
+                k.n = n, k.c = c, k.dtype = d, k.labelSmoothing = v.ls, k.weight = v.weight;
+                PrintFloorRow(k, xent_bench::ModelFloorRatio(k));
+            }
+    std::printf("\n%s", kLaunchHead);
+    for (const std::string& c : Split(classes))
+        for (const std::string& d : Split(dtypes)) {
+            BackwardCase k;
+            k.n = 1, k.c = std::atoll(c.c_str()), k.dtype = d;
+            PrintLaunchRow(k, xent_bench::ModelFloorRatio(k));
+        }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    BackwardCase k;
+    bool table = false;
+    std::string dtypes = "fp32,fp16,bf16", classes = "257,4096,32000,128256,151936";
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a == "--n") k.n = std::atoll(next().c_str());
+        else if (a == "--c") k.c = std::atoll(next().c_str());
+        else if (a == "--dtype") k.dtype = dtypes = next();
+        else if (a == "--classes") classes = next();
+        else if (a == "--ls") k.labelSmoothing = std::atof(next().c_str());
+        else if (a == "--weight") k.weight = true;
+        else if (a == "--zloss") k.zloss = true;
+        else if (a == "--reduction") k.reduction = next();
+        else if (a == "--table") table = true;
+        else if (a == "--cores") ascend_sim::set_cores(uint32_t(std::atoi(next().c_str())));
+        else {
+            std::fprintf(stderr, "bench_floor: unknown argument %s\n", a.c_str());
+            return 2;
+        }
+    }
+    aclInit(nullptr);
+    int rc = 0;
+    try {
+        if (table) {
+            rc = Table(dtypes, classes);
+        } else {
+            const FloorRatio r = xent_bench::ModelFloorRatio(k);
+            std::printf("MODEL (the simulator's timing model, not a measurement)\n\n%s", kFloorHead);
+            PrintFloorRow(k, r);
+            if (k.n == 1) {
+                std::printf("\n%s", kLaunchHead);
+                PrintLaunchRow(k, r);
+            }
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_floor: %s\n", e.what());
+        rc = 1;
+    }
+    aclFinalize();
+    return rc;
+}
