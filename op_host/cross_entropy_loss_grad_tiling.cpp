@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "../op_kernel/cross_entropy_loss_grad_scratch_layout.h"
+#include "../op_kernel/cross_entropy_loss_grad_sums_layout.h"
 
 namespace xent {
 namespace {
@@ -42,6 +43,10 @@ constexpr int64_t kMaxTileRows = 4095;    // DataCopyPad blockCount limit
 // than the tile): its Cast, Exp, Muls, Cast calls and the pipe barriers between them.
 constexpr int64_t kPieceOverhead = 4096;
 constexpr int64_t kMaxIoBuffers = 3, kMinIoBuffers = 2;  // tile buffers of the in/out queue
+constexpr double kTwoBufferStages = 1.5;  // three equal stages over two buffers (see consider())
+// A row chunk of the sums launch's vector path, in launched blocks' launch costs: about
+// 0.28 us against 0.094 us on the NPU model (ComputeTiling, sumsBlockDim).
+constexpr double kSumsChunkBlockCosts = 3.0;
 // A row of a multi-row tile is one DataCopyPad burst; several rows only pay when each
 // burst is at least this long. The vendor guide counts a strided copy by its total
 // size (高效的使用搬运API.md: 16 bursts of 2 KB are "one 32 KB copy"), so on the NPU
@@ -246,7 +251,14 @@ void SetGradProblem(const TilingProblem& p, uint64_t l2Bytes, CrossEntropyLossGr
     // Where logProb fits in the L2 it may still be there from the forward: read it through
     // the L2. Where it cannot, streaming it around the L2 keeps the gradient's lines resident
     // (the vendor's add_high_performance measured 29% for the same change, case 5 against 4).
-    t.streamLogProb = static_cast<uint64_t>(p.n) * static_cast<uint64_t>(p.c) * DtypeBytes(p.dtype) > l2Bytes;
+    // Of a gradient that outgrows the L2 too, the share the L2 would evict before the launch
+    // ends is written around it: streamed to HBM once instead of allocated, evicted and
+    // written back (fp32 4096 x 32000 on the NPU model: 567 us against 794).
+    const uint64_t tensorBytes = static_cast<uint64_t>(p.n) * static_cast<uint64_t>(p.c) * DtypeBytes(p.dtype);
+    t.streamLogProb = tensorBytes > l2Bytes;
+    t.outAround = tensorBytes > l2Bytes
+                      ? static_cast<int64_t>(65536.0 * (1.0 - static_cast<double>(l2Bytes) / static_cast<double>(tensorBytes)))
+                      : 0;
     t.oneMinusLs = static_cast<float>(1.0 - p.labelSmoothing);
     t.classOffset = p.classOffset;
     t.classTotal = p.classTotal > 0 ? p.classTotal : p.c;
@@ -337,6 +349,12 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             const double perCore = static_cast<double>(s.weightTile ? tiles / cores : CeilDiv(tiles, cores));
             const int64_t rowCost = kRowOverhead + cols * elemTraffic;
             double tileCost = static_cast<double>(kTileOverhead + rows * rowCost);
+            // fp16/bf16 (row-major tiles): a tile's copy in, float work (two Casts, Exp, Muls)
+            // and copy out take about as long each, and a buffer holds its tile through all
+            // three, so two buffers give a tile every three stages over two, three buffers one
+            // every stage (bf16 4096 x 32000 on the NPU model: 242 us on 2 buffers of 1 x 32000,
+            // 222 on 3 of 1 x 16000). fp32's float work is a third of its copies: no such loss.
+            if (buffers == kMinIoBuffers && s.elemBytes == 2 && !s.weightTile) tileCost *= kTwoBufferStages;
             // The pieces and the weight reloads only add: skip them when the tiles alone lose.
             if (have && perCore * tileCost > best.cost) return;
             CrossEntropyLossGradTilingData f{};
@@ -417,6 +435,25 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     t.userWorkspaceBytes = SetGradPrologue(t, t.badSlotOffset + t.blockDim * kSlotBytes);
     // The backward's sums over more than one chunk run as a launch of their own before it.
     t.sumsBlockDim = t.prologue && !t.prologueLocal ? std::min(t.blockDim, t.rowChunks + t.weightChunks) : 0;
+    // Its row chunks on the vector unit when every target that can be live converts to
+    // float exactly and the whole weight fits in UB beside the path's other buffers; else
+    // on the scalar unit, with the weight in UB when the main kernel keeps it there too.
+    const int64_t weightBytes = p.hasWeight ? Align32(t.classTotal * 4) : 0;
+    if (t.sumsBlockDim > 0 && t.rowChunks > 0 && t.classTotal <= kSumsVectorMaxClasses &&
+        kSumsWeightOff + weightBytes + kScratchBytes <= static_cast<int64_t>(ub)) {
+        t.sumsVector = 1;
+        t.sumsBufBytes = kSumsWeightOff + weightBytes;
+        t.sumsWeightBufBytes = weightBytes;
+        // Launched blocks cost the launch time (about 0.094 us each on the NPU model) and a
+        // vector-path chunk about three times that: b blocks take about b + 3 chunks / b
+        // block costs, least at b = sqrt(3 chunks) (4096 x 32000 bf16 with weight and
+        // smoothing: 8 blocks for its 24 chunks, 4.8 us against 5.9 on 24).
+        const int64_t chunks = t.rowChunks + t.weightChunks;
+        const int64_t best = static_cast<int64_t>(std::ceil(std::sqrt(kSumsChunkBlockCosts * static_cast<double>(chunks))));
+        t.sumsBlockDim = std::min(t.sumsBlockDim, std::max<int64_t>(1, best));
+    } else if (t.sumsBlockDim > 0 && t.weightResident) {
+        t.sumsWeightBufBytes = weightBytes;
+    }
 
     r.blockDim = static_cast<uint32_t>(t.blockDim);
     r.workspaceBytes = N == 0 ? 0 : static_cast<uint64_t>(t.userWorkspaceBytes) + plat.libApiWorkspaceBytes;

@@ -63,6 +63,10 @@ public:
         outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
         // Read once: allocating it in the L2 would only evict the gradient's dirty lines.
         if (t_.streamLogProb) logProbGm_.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
+        // The same gradient for the tiles the L2 could not keep to the end (outAround): written
+        // around it, to HBM once, instead of allocated, evicted and written back.
+        outAroundGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.xGrad), n * c);
+        outAroundGm_.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
         targetGm_.SetGlobalBuffer(reinterpret_cast<__gm__ TTarget*>(a.target), n);
         gradLossGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a.gradLoss), rowInputs);
         if (t_.hasWeight)
@@ -109,6 +113,7 @@ public:
             count = t_.tilesPerCore + (extra ? 1 : 0);
             lastTile_ = first_ + (t_.splitTiles > 0 ? t_.tilesPerCore : count) - 1;
         }
+        const int64_t around = count * t_.outAround / 65536;  // tiles written around the L2
         AscendC::LocalTensor<T> x;  // the tile being computed: logProb in, xGrad out
         if (count > 0) {
             CopyIn(CoreTile(0), 0);
@@ -120,7 +125,7 @@ public:
             Compute(CoreTile(i), static_cast<int32_t>(i & 1), x);
             AscendC::LocalTensor<T> next;
             if (more) next = ioQ_.template DeQue<AscendC::TPosition::GM, AscendC::TPosition::VECIN, T>();
-            CopyOut(CoreTile(i));
+            CopyOut(CoreTile(i), i < around);
             x = next;
         }
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
@@ -433,10 +438,10 @@ private:
         return r0 - termsRow0_;
     }
 
-    __aicore__ inline void CopyOut(int64_t index) {
+    __aicore__ inline void CopyOut(int64_t index, bool aroundL2) {
         const Tile g = TileAt(index);
         AscendC::LocalTensor<T> y = ioQ_.template DeQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>();
-        AscendC::DataCopyPad(outGm_[static_cast<uint64_t>(g.row0) * t_.c + g.col0], y,
+        AscendC::DataCopyPad((aroundL2 ? outAroundGm_ : outGm_)[static_cast<uint64_t>(g.row0) * t_.c + g.col0], y,
                              AscendC::DataCopyExtParams(static_cast<uint16_t>(g.rows),
                                                         static_cast<uint32_t>(g.cols * sizeof(T)),
                                                         0, static_cast<uint32_t>((t_.c - g.cols) * sizeof(T)), 0));
@@ -545,7 +550,7 @@ private:
     // Ring depth 2: tile i+1's input and tile i's output are enqueued at once.
     AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 2> ioQ_;
     AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, scratchBuf_;
-    AscendC::GlobalTensor<T> logProbGm_, outGm_, gradLossGm_, gradZGm_, lseGm_;
+    AscendC::GlobalTensor<T> logProbGm_, outGm_, outAroundGm_, gradLossGm_, gradZGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_;
     TargetWeights weights_;

@@ -46,6 +46,9 @@ public:
         }
     }
 
+    // Weight chunk k's slot (the sums launch's vector path deals the chunks itself).
+    __aicore__ inline void WeightPartial(int64_t k) { WeightChunk(k); }
+
     // The main kernel, after the sums launch: every core adds the slots in chunk order.
     __aicore__ inline void Totals(LaunchScalars& s) {
         if (t_.rowChunks > 0) SumRowPartials(s);

@@ -44,6 +44,10 @@ struct CrossEntropyLossGradTilingData {
     int64_t hasZloss;      // lseSquareScaleForZloss != 0 (lseForZlossOptional is then given)
     int64_t smoothing;     // labelSmoothing > 0
     int64_t streamLogProb; // 1: logProb outgrows the L2, so it is read around it (CACHE_MODE_DISABLE)
+    // Of each core's tiles, the first outAround / 65536 write out around the L2 too: the part
+    // of an output larger than the L2 that would be evicted (and written back) before the
+    // launch ends; the rest stays in the L2 for whatever reads the gradient next.
+    int64_t outAround;
     float oneMinusLs;      // 1 - labelSmoothing
     float lsOverC;         // labelSmoothing / classTotal
     float twoZScale;       // 2 * lseSquareScaleForZloss
@@ -106,6 +110,12 @@ struct CrossEntropyLossGradTilingData {
     // Blocks of the sums launch queued before the main kernel (its chunks' partial
     // slots); 0: no such launch (no sums, or prologueLocal).
     int64_t sumsBlockDim;
+    // 1: the sums launch sums its row chunks on the vector unit (cross_entropy_loss_grad_sums_vector.h),
+    // in a buffer of sumsBufBytes whose last sumsWeightBufBytes hold the whole weight (0 without
+    // one). 0: on the scalar unit, with the whole weight in UB when sumsWeightBufBytes > 0.
+    int64_t sumsVector;
+    int64_t sumsBufBytes;
+    int64_t sumsWeightBufBytes;
     int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
     int64_t weightChunks;    // ceil(classTotal / kWeightChunk) when weighted smoothing, else 0
 
