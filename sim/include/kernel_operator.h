@@ -70,6 +70,7 @@
 #include "ascend_sim/kernel_sys_var.h"
 #include "ascend_sim/kernel_tiling.h"
 #include "ascend_sim/kernel_utils.h"
+#include "ascend_sim/std_algorithm.h"
 #include "ascend_sim/kernel_cross_core.h"
 // The advanced APIs (asc-devkit adv_api/kernel_api.h), built from the basic ones above.
 #include "ascend_sim/adv/activation.h"
@@ -116,3 +117,8 @@
 #include "ascend_sim/adv/sort.h"
 #include "ascend_sim/adv/math_power.h"
 #include "ascend_sim/adv/topk.h"
+// The DT_* and FORMAT_* ids of an op build that passes its dtypes as CANN's op compiler
+// does (ascend_xent_kernel_dtypes() in kernel_dtypes.cmake; kernel_type.h).
+#ifdef ASCEND_XENT_KERNEL_TYPE
+#include "kernel_type.h"
+#endif

@@ -2,6 +2,7 @@
 // scalar UB/GM accesses and DMA transfers, each followed by the pipe-hazard
 // bookkeeping and the counters. All O(1) or O(log n) per call.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "ascend_sim/kernel_defs.h"
@@ -18,22 +19,40 @@ bool ub_position(uint8_t pos) {
     return TPosition(pos) == TPosition::VECIN || TPosition(pos) == TPosition::VECOUT ||
            TPosition(pos) == TPosition::VECCALC;
 }
+
+// An access past its tensor's end in memory that exists (ub_operand.h): reported at
+// the launch's past-tensor level, once per site when a warning.
+void past_tensor(const char* api, Block* b, const std::string& site, const char* detail, const char* why) {
+    const int level = b && b->launch ? b->launch->pastTensor : 2;
+    if (level == 0) return;
+    if (level == 1) {
+        warn_once_lazy(site, [&] {
+            return api + std::string(" (block ") + std::to_string(b->idx) + "): " + detail + " (" + why +
+                   "; ASCEND_XENT_PAST_TENSOR=error stops here)" + site_text(api);
+        });
+        return;
+    }
+    report_or_throw(b ? b->launch : nullptr, site, [&] { return violation(api, "past the tensor", detail); });
+}
 }  // namespace
 
 void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
     const uint64_t lo = reinterpret_cast<uint64_t>(g.p), hi = lo + span;
-    if (g.oriBytes) {
-        const uint64_t ori = reinterpret_cast<uint64_t>(g.ori);
-        if (lo < ori || hi > ori + g.oriBytes)
-            fail(api, "GM access outside the GlobalTensor",
-                 "%s [%s) (%llu B) is outside the GlobalTensor's SetGlobalBuffer range [%s) (%llu B)", dir,
-                 gm_describe_range(lo, hi).c_str(), (unsigned long long)span,
-                 gm_describe_range(ori, ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
-    }
     if (!gm_lookup(lo, hi, nullptr))
         fail(api, "GM access outside any allocation",
              "%s [%s) (%llu B) is not inside one GM allocation (GmAlloc/gm_alloc/GmRegion)", dir,
              gm_describe_range(lo, hi).c_str(), (unsigned long long)span);
+    const uint64_t ori = reinterpret_cast<uint64_t>(g.ori);
+    if (!g.oriBytes || (lo >= ori && hi <= ori + g.oriBytes)) return;
+    // SetGlobalBuffer's size bounds nothing in the real implementation (GetValue reads
+    // oriAddress_[offset], the CPU twin's DataCopy check passes no GM size): inside its
+    // allocation the NPU makes the access.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s [%s) (%llu B) is outside the GlobalTensor's SetGlobalBuffer range [%s) (%llu B)",
+                  dir, gm_describe_range(lo, hi).c_str(), (unsigned long long)span,
+                  gm_describe_range(ori, ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
+    past_tensor(api, tls_block, std::string("past the GlobalTensor|") + api + "|" + dir, buf,
+                "it lies in the same GM allocation, and the NPU accesses it");
 }
 
 uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {
@@ -50,6 +69,26 @@ uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char*
     return off;
 }
 
+
+uint64_t vec_read_in_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes) {
+    if (bytes <= t.dataLen) return bytes;
+    if (off + bytes > b.ubTotal)
+        fail(api, "read outside UB", "%s reads UB [%s, %s) (%llu B), past the end of the UB (%s)", role,
+             hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes, hex(b.ubTotal).c_str());
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "read past the tensor: %s reads UB [%s, %s) (%llu B), %llu B past the end of its tensor (%u B)%s",
+                  role, hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes,
+                  (unsigned long long)(bytes - t.dataLen), t.dataLen, ub_owner(b, off + t.dataLen).c_str());
+    // The NPU reads the bytes wherever they lie in UB (a vector instruction reads whole
+    // repeats: A2's Compare reads 256 B per repeat whatever its mask); only the lanes
+    // computed from them are wrong, and kernels often discard them.
+    past_tensor(api, &b, std::string("read past the tensor|") + api + "|" + role, buf,
+                "the bytes lie in UB and the NPU reads whatever they hold; the lanes computed from them are the "
+                "kernel's to discard");
+    return t.dataLen;
+}
+
 uint64_t ub_offset(const char* api, const void* p) {
     Block& b = cur(api);
     return uint64_t(static_cast<const uint8_t*>(p) - b.ub);
@@ -62,7 +101,7 @@ uint64_t ub_total_bytes() {
 
 void vec_check_operand(const char* api, const VecArg& a) {
     Block& b = cur(api);
-    check_ub_operand(api, b, a.t, a.role);
+    check_ub_operand(api, b, a.t, a.role, a.align);
     if (a.bytes > a.t.dataLen)
         fail(api, "count beyond tensor size", "%s needs %llu B but the tensor holds %u B (%u elements of %u B)",
              a.role, (unsigned long long)a.bytes, a.t.dataLen, a.t.dataLen / a.elemSize, a.elemSize);
@@ -72,15 +111,17 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
                bool allowFullOverlap) {
     Block& b = cur(api);
     if (count < 0) fail(api, "negative count", "count %lld is negative", (long long)count);
-    uint64_t off[8];
+    uint64_t off[8], bytes[8];  // bytes: what the checks below see of each operand (a source within its tensor)
     for (int i = 0; i < n; ++i) {
-        off[i] = check_ub_operand(api, b, args[i].t, args[i].role);
-        if (args[i].bytes > args[i].t.dataLen)
+        off[i] = check_ub_operand(api, b, args[i].t, args[i].role, args[i].align);
+        if (args[i].write && args[i].bytes > args[i].t.dataLen)
             fail(api, "count beyond tensor size",
                  "count %lld needs %llu B of %s but the tensor holds %u B (%u elements of %u B)", (long long)count,
                  (unsigned long long)args[i].bytes, args[i].role, args[i].t.dataLen,
                  args[i].t.dataLen / args[i].elemSize, args[i].elemSize);
     }
+    for (int i = 0; i < n; ++i)
+        bytes[i] = args[i].write ? args[i].bytes : vec_read_in_tensor(api, b, args[i].t, args[i].role, off[i], args[i].bytes);
     // 通用地址重叠约束: within a 256 B repeat dst/src overlap 100% or not at all;
     // across repeats no later repeat may read what an earlier one wrote, so a dst
     // at least one repeat before its src (same element size) is legal.
@@ -88,9 +129,9 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
         if (!args[w].write) continue;
         for (int r = 0; r < n; ++r) {
             if (args[r].write) continue;
-            const uint64_t wl = off[w], wh = wl + args[w].bytes, rl = off[r], rh = rl + args[r].bytes;
-            if (wl >= rh || rl >= wh || !args[w].bytes || !args[r].bytes) continue;
-            const bool full = wl == rl && args[w].bytes <= args[r].bytes;
+            const uint64_t wl = off[w], wh = wl + bytes[w], rl = off[r], rh = rl + bytes[r];
+            if (wl >= rh || rl >= wh || !bytes[w] || !bytes[r]) continue;
+            const bool full = wl == rl && bytes[w] <= bytes[r];
             const bool behind = args[w].elemSize == args[r].elemSize && wl + 256 <= rl;
             // CheckCastOverlappingHigh (kernel_utils_constants.h): a widening Cast may read its
             // src from the upper part of its dst, from AlignUp(dst + count * sizeof(src), 32) on.
@@ -118,7 +159,7 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
     b.repeatsByOp[size_t(op)] += repeats;
     if (b.initcheck)
         for (int i = 0; i < n; ++i)
-            if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + args[i].bytes);
+            if (!args[i].write && args[i].initcheck) init_read(api, b, args[i].role, off[i], off[i] + bytes[i]);
     const Instr in = b.hz.issue(P_V, api);
     if (b.trace) {
         VecOperand ops[8];
@@ -133,15 +174,15 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
     int writes = 0;
     for (int i = 0; i < n; ++i) writes += args[i].write ? 1 : 0;
     const bool inPlace = n >= 2 && writes == 1 && args[last].write && !args[last - 1].write && off[last - 1] == off[last] &&
-                         args[last - 1].bytes == args[last].bytes;
+                         bytes[last - 1] == bytes[last];
     for (int i = 0; i < n; ++i)
         if (!args[i].write && !(inPlace && i == last - 1))
-            b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, false);
+            b.hz.access(api, in, Space::UB, off[i], off[i] + bytes[i], false);
     for (int i = 0; i < n; ++i)
         if (args[i].write) {
-            if (inPlace && i == last) b.hz.access_rw(api, in, Space::UB, off[i], off[i] + args[i].bytes);
-            else b.hz.access(api, in, Space::UB, off[i], off[i] + args[i].bytes, true);
-            if (b.initcheck) b.init.mark(off[i], off[i] + args[i].bytes);
+            if (inPlace && i == last) b.hz.access_rw(api, in, Space::UB, off[i], off[i] + bytes[i]);
+            else b.hz.access(api, in, Space::UB, off[i], off[i] + bytes[i], true);
+            if (b.initcheck) b.init.mark(off[i], off[i] + bytes[i]);
         }
     return true;
 }

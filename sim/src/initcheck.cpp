@@ -89,9 +89,10 @@ void init_report(const char* api, Block& b, const char* role, uint64_t lo, uint6
     // Neither the NPU nor the real implementation refuses such a read (the lanes often end
     // up discarded): a warning, once per API and operand, unless ASCEND_XENT_INITCHECK=error.
     if (b.launch && !b.launch->initcheckError) {
-        warn_once(site, api + std::string(" (block ") + std::to_string(b.idx) + "): " + buf +
-                            " (the NPU reads whatever the bytes hold; ASCEND_XENT_INITCHECK=error stops here)" +
-                            site_text(api));
+        warn_once_lazy(site, [&] {
+            return api + std::string(" (block ") + std::to_string(b.idx) + "): " + buf +
+                   " (the NPU reads whatever the bytes hold; ASCEND_XENT_INITCHECK=error stops here)" + site_text(api);
+        });
         return;
     }
     report_or_throw(b.launch, site, [&] { return violation(api, "uninitialised read", buf); });

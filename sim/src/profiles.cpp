@@ -1,5 +1,5 @@
 // SoC profiles and the run-time settings (SoC, core count, host threads, initcheck,
-// auto-sync).
+// over-reads, auto-sync).
 // Setters win over the environment; both are read at each query.
 #include <atomic>
 #include <cstdlib>
@@ -32,6 +32,7 @@ std::string g_soc;                  // "" = env or default
 std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
 std::atomic<int> g_initcheck{-1};   // -1 = env or warn
+std::atomic<int> g_past_tensor{-1};    // -1 = env or warn
 std::atomic<int> g_auto_sync{-1};   // -1 = env or on
 std::atomic<int> g_continue{-1};    // -1 = env or off
 
@@ -120,21 +121,29 @@ bool switch_enabled(const std::atomic<int>& set, const char* var, bool dflt = tr
 }
 }  // namespace
 
-void set_initcheck(int mode) {
-    if (mode > 2) throw std::invalid_argument("[ascend_sim] set_initcheck(" + std::to_string(mode) + "): not -1, 0, 1 or 2");
-    g_initcheck = mode < 0 ? -1 : mode;
-}
-int initcheck_mode() {
-    const int v = g_initcheck.load();
+namespace {
+// A report level that is `set` unless -1, else the variable's (0, 1 or warn, error), else 1 (warn).
+int level(const std::atomic<int>& set, const char* var) {
+    const int v = set.load();
     if (v >= 0) return v;
-    const char* e = std::getenv("ASCEND_XENT_INITCHECK");
+    const char* e = std::getenv(var);
     if (!e || !*e) return 1;
     const std::string s(e);
     if (s == "0") return 0;
     if (s == "1" || s == "warn") return 1;
     if (s == "error") return 2;
-    throw std::invalid_argument("[ascend_sim] ASCEND_XENT_INITCHECK=" + s + " is not 0, 1, warn or error");
+    throw std::invalid_argument(std::string("[ascend_sim] ") + var + "=" + s + " is not 0, 1, warn or error");
 }
+void set_level(std::atomic<int>& to, const char* fn, int mode) {
+    if (mode > 2) throw std::invalid_argument(std::string("[ascend_sim] ") + fn + "(" + std::to_string(mode) + "): not -1, 0, 1 or 2");
+    to = mode < 0 ? -1 : mode;
+}
+}  // namespace
+
+void set_initcheck(int mode) { set_level(g_initcheck, "set_initcheck", mode); }
+int initcheck_mode() { return level(g_initcheck, "ASCEND_XENT_INITCHECK"); }
+void set_past_tensor(int mode) { set_level(g_past_tensor, "set_past_tensor", mode); }
+int past_tensor_mode() { return level(g_past_tensor, "ASCEND_XENT_PAST_TENSOR"); }
 bool initcheck_enabled() { return initcheck_mode() != 0; }
 
 void set_auto_sync(int on) { g_auto_sync = on < 0 ? -1 : (on ? 1 : 0); }

@@ -34,6 +34,14 @@ void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes) {
     return b.ub + addr;
 }
 
+void ub_set_size(const char* api, const void* p, uint64_t bytes) {
+    Block& b = cur(api);
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off + bytes > b.ubInitEnd)
+        fail(api, "size beyond the UB", "size %llu B at UB %s reaches past the %llu B of UB the buffers may use",
+             (unsigned long long)bytes, hex(off).c_str(), (unsigned long long)b.ubInitEnd);
+}
+
 UbRef ub_device_scratch(const char* api, uint32_t bytes) {
     Block& b = cur(api);
     return UbRef{b.ub + b.ubReserve, bytes, uint8_t(AscendC::TPosition::VECCALC)};

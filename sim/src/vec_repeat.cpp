@@ -134,14 +134,23 @@ void full_pattern(uint32_t len, uint32_t split, std::vector<RepRun>& out) {
     for (uint32_t j = 0; j < len; j += split) out.push_back({0, j, std::min(split, len - j)});
 }
 
-// The operand's bytes in run order (adjacent runs coalesced), checked against the tensor's size.
-void footprint(const char* api, const RepArg& a, const std::vector<RepRun>& runs, std::vector<Interval>& out) {
+// The operand's bytes in run order (adjacent runs coalesced), checked against the
+// tensor's size: a dst must hold them; a source read past its end (inside UB) is
+// reported by vec_read_in_tensor and its bytes past the end left out.
+void footprint(const char* api, Block& b, const RepArg& a, uint64_t off, const std::vector<RepRun>& runs,
+               std::vector<Interval>& out) {
     out.clear();
+    uint64_t end = 0;  // of the bytes read
     for (size_t i = 0; i < runs.size(); ++i) {
         const RepRun& u = runs[i];
         if (a.repBytes && i && runs[i - 1].repeat == u.repeat) continue;  // one chunk per repeat
         const uint64_t lo = a.repBytes ? uint64_t(u.repeat) * a.repStride * a.repUnit : rep_offset(a, u.repeat, u.first);
-        const uint64_t hi = lo + (a.repBytes ? a.repBytes : uint64_t(u.len) * a.elemSize);
+        uint64_t hi = lo + (a.repBytes ? a.repBytes : uint64_t(u.len) * a.elemSize);
+        if (!a.write && hi > a.t.dataLen) {
+            end = std::max(end, hi);
+            hi = a.t.dataLen;
+            if (lo >= hi) continue;
+        }
         if (a.repBytes && hi > a.t.dataLen)
             fail(api, "repeat beyond tensor size",
                  "repeat %u of %s touches bytes [%llu, %llu) (repStride %u x %u B) but the tensor holds %u B", u.repeat,
@@ -155,6 +164,7 @@ void footprint(const char* api, const RepArg& a, const std::vector<RepRun>& runs
         if (!out.empty() && out.back().second == lo) out.back().second = hi;
         else out.push_back({lo, hi});
     }
+    if (end) vec_read_in_tensor(api, b, a.t, a.role, off, end);
 }
 
 // Sorted, disjoint, coalesced.
@@ -278,7 +288,7 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         if (args[i].write && !args[i].repBytes && args[i].blkStride == 0 && lastActive >= 32 / args[i].elemSize)
             fail(api, "dst block stride 0", "%s has blkStride 0 over more than one block of a repeat (undefined)",
                  args[i].role);
-        footprint(api, args[i], s.runs, s.iv[i]);
+        footprint(api, b, args[i], off[i], s.runs, s.iv[i]);
         normalise(s.iv[i]);
     }
     for (int w = 0; w < n; ++w) {

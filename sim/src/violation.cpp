@@ -1,4 +1,4 @@
-// SimViolation and the fail() helper every check uses.
+// SimViolation, the fail() helper every check uses, warnings and the call site a report names.
 #include <cstdarg>
 #include <cstring>
 #include <cstdio>
@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ascend_sim/runtime_state.h"
+#include "stack_site.h"
 
 namespace ascend_sim {
 
@@ -37,11 +38,20 @@ void site_leave() {
 }
 
 std::string site_text(const char* api) {
-    if (!tls_block || !tls_block->site.file) return std::string();
-    const CallSite& s = tls_block->site;
-    std::string t = std::string(" [at ") + s.file + ":" + std::to_string(s.line);
+    if (!tls_block) return std::string();
+    std::string where, caller;
+    if (tls_block->site.file) {  // an API that takes its call site
+        where = std::string(tls_block->site.file) + ":" + std::to_string(tls_block->site.line);
+        caller = tls_block->site.api ? tls_block->site.api : "";
+    } else {  // a vector or advanced API: from the stack
+        StackSite s = stack_site();
+        where = std::move(s.where);
+        caller = std::move(s.api);
+    }
+    if (where.empty()) return std::string();
+    std::string t = " [at " + where;
     // A report from an API the kernel did not call itself: name the call it is part of.
-    if (s.api && std::string(api).find(s.api) == std::string::npos) t += std::string(", in its ") + s.api + " call";
+    if (!caller.empty() && std::string(api).find(caller) == std::string::npos) t += ", in its " + caller + " call";
     return t + "]";
 }
 
@@ -56,14 +66,17 @@ SimViolation violation(const char* api, const char* rule, const std::string& det
     return SimViolation(api, b, rule, what);
 }
 
-void warn_once(const std::string& site, const std::string& message) {
+bool warn_first(const std::string& site) {
     static std::mutex mu;
     static std::set<std::string> seen;
-    {
-        std::lock_guard<std::mutex> lk(mu);
-        if (!seen.insert(site).second) return;
-    }
-    std::fprintf(stderr, "[ascend_sim] warning: %s\n", message.c_str());
+    std::lock_guard<std::mutex> lk(mu);
+    return seen.insert(site).second;
+}
+
+void print_warning(const std::string& message) { std::fprintf(stderr, "[ascend_sim] warning: %s\n", message.c_str()); }
+
+void warn_once(const std::string& site, const std::string& message) {
+    if (warn_first(site)) print_warning(message);
 }
 
 void fail(const char* api, const char* rule, const char* fmt, ...) {

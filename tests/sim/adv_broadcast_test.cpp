@@ -2,7 +2,8 @@
 // rows (8 rows an Or, a tail of rows), a column to aligned and unaligned rows
 // (Brcb + Copy, + GatherMask), int8_t through half, equal shapes (a copy) and a
 // single element (a Duplicate), with and without sharedTmpBuffer, in both
-// auto-sync modes; shapes that do not broadcast and an undersized tmp reported.
+// auto-sync modes; shapes that do not broadcast, an undersized tmp and overlapping
+// operands reported.
 #include <cstdint>
 #include <functional>
 
@@ -76,4 +77,17 @@ XTEST(broadcast_bad_shapes_and_small_tmp) {
                            Broadcast<float, 2, 1>(c.get<float>()[256], c.get<float>(), d, s, tmp);
                        }),
                        "Broadcast (block 0): sharedTmpBuffer holds 64 elements, less than the 128");
+    // Broadcast.md: no overlap of source and destination, in place included (BroadCast, as
+    // ops-nn's rms_norm calls it, is named as the API the kernel called).
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(8192);
+                           const uint32_t s[2] = {1, 64}, d[2] = {8, 64};
+                           auto x = c.get<float>();
+                           auto tmp = c.get<uint8_t>()[4096];
+                           Duplicate(x, 1.0f, 512);
+                           PipeBarrier<PIPE_V>();
+                           BroadCast<float, 2, 0>(x, x, d, s, tmp);
+                       }),
+                       "Broadcast (block 0): srcLocal [0, +256 B) and dstLocal [0, +2048 B) overlap; the API does not "
+                       "allow it");
 }

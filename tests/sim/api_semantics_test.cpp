@@ -147,7 +147,9 @@ XTEST(localtensor_views) {
         g.SetSize(16);
         XCHECK_EQ(g.GetSize(), 16u);
         g.SetSize(192);  // back up to what is left of the buffer
-        XCHECK_THROWS_WITH(g.SetSize(193), "LocalTensor::SetSize", "exceeds the 768 B left");
+        g.SetSize(1024);  // past the buffer: the real bound is the UB (kernel_tensor_impl.h, bufferInitLen)
+        XCHECK_EQ(g.GetSize(), 1024u);
+        XCHECK_THROWS_WITH(g.SetSize(196608 / 4), "LocalTensor::SetSize", "size 196608 B at UB 0x0100 reaches past the 196608 B");
     });
 }
 
@@ -230,6 +232,7 @@ XTEST(queue_sub_tensor_frees_its_buffer_and_reset) {
 }
 
 XTEST(globaltensor_sizes) {
+    const sim_test::PastTensor error(2);  // past SetGlobalBuffer's size: a warning by default
     Gm<float> x(64, "x");
     one([&] {
         GlobalTensor<float> g;
@@ -407,3 +410,28 @@ XTEST(shape_info_is_kept_by_copies_and_views_not_by_reinterpretcast) {
         XCHECK_THROWS_WITH(ShapeInfo(9, nine), "ShapeInfo::ShapeInfo", "9 dims; at most 8");
     });
 }
+
+// ReduceSum.md, ReduceMax.md: the dst of the count forms is aligned as ReduceRepeat.md
+// 表3 says (SUM: sizeof(T); MAX/MIN: the value, or the value and its index), not 32 B:
+// one result per row at element steps (ops-nn's ada_layer_norm) is legal.
+XTEST(count_form_reduction_dst_aligned_to_its_result) {
+    one([] {
+        sim_test::Calc c(2048);
+        auto src = c.get<float>(), work = c.get<float>()[128], out = c.get<float>()[256];
+        Duplicate(src, 1.0f, 64);
+        PipeBarrier<PIPE_V>();
+        ReduceSum(out[1], src, work, 64);  // 4 B aligned
+        sync<HardEvent::V_S>();
+        XCHECK_EQ(out.GetValue(1), 64.0f);
+    });
+    XCHECK_THROWS_WITH(one([] {
+                           sim_test::Calc c(2048);
+                           auto src = c.get<float>(), work = c.get<float>()[128], out = c.get<float>()[256];
+                           Duplicate(src, 1.0f, 64);
+                           PipeBarrier<PIPE_V>();
+                           ReduceMax(out[1], src, work, 64, true);  // value and index: 8 B
+                       }),
+                       "ReduceMax (block 0): dst starts at UB 0x0404, not 8-byte aligned");
+}
+
+static_assert(AscendC::Std::max(3, 4.5) == 4.5 && AscendC::Std::min(3u, 7u) == 3u, "Std::max, Std::min");

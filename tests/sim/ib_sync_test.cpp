@@ -116,6 +116,7 @@ XTEST(a_wait_nothing_satisfies_is_reported) {
 }
 
 XTEST(flag_arguments_are_checked) {
+    const sim_test::PastTensor error(2);
     Gm<int32_t> ws(8, "ws");
     const auto with = [&](int32_t blockIdx, int32_t event) {
         return [&, blockIdx, event] {

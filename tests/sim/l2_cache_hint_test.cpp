@@ -50,5 +50,5 @@ XTEST(hinted_tensors_are_bounds_checked) {
                                       sim_test::Calc c(256);
                                       DataCopy(c.get<float>(), gx, 64);
                                   }),
-                       "DataCopy", "outside the GlobalTensor's SetGlobalBuffer range");
+                       "DataCopy", "is not inside one GM allocation");
 }

@@ -1,5 +1,6 @@
 // Reports name the kernel's line that made the failing call (the APIs that take it:
-// DataCopy, the queue and pipe calls, synchronisation, scalar accesses), and the
+// DataCopy, the queue and pipe calls, synchronisation, scalar accesses; the vector and
+// advanced APIs from the stack, through a function pointer too), and the
 // queue or TBuf a UB range belongs to, by the InitBuffer line that made it; both at
 // the end, after the rule's own text.
 #include <functional>
@@ -75,4 +76,77 @@ XTEST(ub_ranges_name_their_queue_and_initbuffer_line) {
     XCHECK(err.find("Add (block 0): uninitialised read: src1 UB [0x0100, 0x0200) (256 B) was never written since "
                     "InitBuffer (first unwritten byte at 0x0100); UB 0x0100 is in buffer 2 of 2 of the queue of "
                     "InitBuffer at " __FILE__ ":" + std::to_string(initLine) + " (at +0x0000)") != std::string::npos);
+}
+
+// The vector and advanced APIs keep CANN's signatures (kernels take pointers to them):
+// their reports find the kernel's line on the stack, from the debug info (this test is
+// built with -g, as a CPU-twin debug build is).
+namespace {
+std::string line_of(int line) {
+    const std::string file = __FILE__;
+    return file.substr(file.find_last_of('/') + 1) + ":" + std::to_string(line) + "]";
+}
+}  // namespace
+
+XTEST(a_vector_report_names_the_call_line) {
+    int callLine = 0;
+    const std::string what = violation_of("bad_exp", [&] {
+        sim_test::Calc c(256);
+        LocalTensor<float> t = c.get<float>();
+        callLine = __LINE__ + 1;
+        Exp(t, t, 1024);  // 4096 B into a 256 B dst
+    });
+    XCHECK(what.find("Exp (block 0): count 1024 needs 4096 B of dst") != std::string::npos);
+    XCHECK(what.find(line_of(callLine)) != std::string::npos);
+}
+
+XTEST(a_vector_api_called_through_a_pointer_names_the_call_line) {
+    void (*exp)(const LocalTensor<float>&, const LocalTensor<float>&, const int32_t&) = &Exp<float>;
+    int callLine = 0;
+    const std::string what = violation_of("bad_exp_pointer", [&] {
+        sim_test::Calc c(256);
+        LocalTensor<float> t = c.get<float>();
+        callLine = __LINE__ + 1;
+        exp(t, t, 1024);
+        PipeBarrier<PIPE_V>();  // (a call in tail position may be a jump, which leaves no frame)
+    });
+    XCHECK(what.find("Exp (block 0): ") != std::string::npos);
+    XCHECK(what.find(line_of(callLine)) != std::string::npos);
+}
+
+XTEST(an_advanced_api_report_names_the_kernel_line_and_its_call) {
+    ascend_sim::set_initcheck(2);
+    int callLine = 0;
+    const std::string what = violation_of("unwritten_sigmoid", [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, tmp;
+        pipe.InitBuffer(a, 256);
+        pipe.InitBuffer(b, 256);
+        pipe.InitBuffer(tmp, 256);
+        callLine = __LINE__ + 1;
+        Sigmoid(a.Get<float>(), b.Get<float>(), tmp.Get<uint8_t>(), 64);  // b never written
+    });
+    ascend_sim::set_initcheck(-1);
+    XCHECK(what.find("Muls (block 0): uninitialised read") != std::string::npos);
+    XCHECK(what.find(line_of(callLine).substr(0, line_of(callLine).size() - 1) + ", in its Sigmoid call]") !=
+           std::string::npos);
+}
+
+XTEST(a_vector_warning_names_the_call_line) {
+    int callLine = 0;
+    const std::string err = sim_test::captured(stderr, [&] {
+        run_kernel("small_compare", 1, [&] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> a, m;
+            pipe.InitBuffer(a, 32);
+            pipe.InitBuffer(m, 32);
+            LocalTensor<float> x = a.Get<float>();
+            Duplicate(x, 1.0f, 8);
+            PipeBarrier<PIPE_V>();
+            callLine = __LINE__ + 1;
+            CompareScalar(m.Get<uint8_t>(), x, 0.5f, CMPMODE::GT, 64);  // 224 B past x
+        });
+    });
+    XCHECK(err.find("warning: CompareScalar (block 0): read past the tensor") != std::string::npos);
+    XCHECK(err.find(line_of(callLine)) != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // Helpers shared by the simulator tests: a GM allocation that frees itself, a
-// pipe with one buffer, a GlobalTensor over it, a scoped auto-sync mode, a
+// pipe with one buffer, a GlobalTensor over it, a scoped auto-sync mode and past-tensor level, a
 // SetFlag/WaitFlag pair on event 0, a scalar fill, what a body prints.
 #pragma once
 
@@ -51,6 +51,15 @@ struct AutoSync {
     ~AutoSync() { ascend_sim::set_auto_sync(-1); }
     AutoSync(const AutoSync&) = delete;
     AutoSync& operator=(const AutoSync&) = delete;
+};
+
+// The level of an access past its tensor (0 off, 1 warning, 2 error) for one
+// scope, restored to the environment's/default after it.
+struct PastTensor {
+    explicit PastTensor(int mode) { ascend_sim::set_past_tensor(mode); }
+    ~PastTensor() { ascend_sim::set_past_tensor(-1); }
+    PastTensor(const PastTensor&) = delete;
+    PastTensor& operator=(const PastTensor&) = delete;
 };
 
 // Orders the pipes of event `e` (set then wait on flag 0).

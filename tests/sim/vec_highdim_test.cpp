@@ -395,16 +395,20 @@ XTEST(brcb_fills_a_block_per_element) {
             XCHECK_EQ(dst.GetValue(k), blk % 2 ? kSentinel : float(blk / 2) + 0.5f);
         }
     });
-    XCHECK_THROWS_WITH(one([] {
-                           sim_test::Calc c(4096);
-                           auto src = c.get<float>(), dst = c.get<float>()[64];
-                           src.SetSize(8);
-                           fill(src, 8, [](uint32_t) { return 1.0f; });
-                           sync<HardEvent::S_V>();
-                           Brcb(dst, src, 2, {1, 8});
-                       }),
-                       "Brcb (block 0): repeat 1 of src touches bytes [32, 64) (repStride 1 x 32 B) but the tensor "
-                       "holds 32 B");
+    {
+        // a source chunk past its tensor: inside UB a warning, an error here
+        const sim_test::PastTensor error(2);
+        XCHECK_THROWS_WITH(one([] {
+                               sim_test::Calc c(4096);
+                               auto src = c.get<float>(), dst = c.get<float>()[64];
+                               src.SetSize(8);
+                               fill(src, 8, [](uint32_t) { return 1.0f; });
+                               sync<HardEvent::S_V>();
+                               Brcb(dst, src, 2, {1, 8});
+                           }),
+                           "Brcb (block 0): read past the tensor: src reads UB [0x0000, 0x0040) (64 B), 32 B past the "
+                           "end of its tensor (32 B)");
+    }
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto src = c.get<float>(), dst = c.get<float>()[64];
@@ -699,7 +703,7 @@ XTEST(bounds_a_repeat_past_the_tensor) {
                            sync<HardEvent::S_V>();
                            Exp(t, t, 64, 3, {1, 1, 8, 8});
                        }),
-                       "[ascend_sim] Exp (block 0): repeat 2, elements [0, 8) of src are at bytes [512, 544)",
+                       "[ascend_sim] Exp (block 0): repeat 2, elements [0, 8) of dst are at bytes [512, 544)",
                        "but the tensor holds 512 B");
     // A strided read past the end with a mask that keeps the tensor's bytes only is fine.
     one([] {
@@ -717,12 +721,12 @@ XTEST(bounds_block_stride_reaches_past_the_tensor) {
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto s = c.get<half>(), d = c.get<half>()[1024];
-                           s.SetSize(256);
-                           fill(s, 256, [](uint32_t) { return 1.0f; });
+                           d.SetSize(256);
+                           fill(s, 128, [](uint32_t) { return 1.0f; });
                            sync<HardEvent::S_V>();
-                           Ln(d, s, 128, 1, {1, 3, 8, 8});  // block 7 at 7 x 3 x 32 = 672 B > 512 B
+                           Ln(d, s, 128, 1, {3, 1, 8, 8});  // dst block 7 at 7 x 3 x 32 = 672 B > 512 B
                        }),
-                       "Ln (block 0): repeat 0, elements [96, 112) of src are at bytes [576, 608) (blkStride 3");
+                       "Ln (block 0): repeat 0, elements [96, 112) of dst are at bytes [576, 608) (blkStride 3");
 }
 
 XTEST(initcheck_sees_the_strided_bytes_exactly) {

@@ -67,6 +67,10 @@ struct UbRef {
 // The calling block's UB at byte address addr for a tensor of `bytes` at UB
 // position pos, made without a TPipe (LocalTensor(pos, addr, tileSize)).
 void* ub_raw(const char* api, uint8_t pos, uint32_t addr, uint64_t bytes);
+// LocalTensor::SetSize's bound (kernel_tensor_impl.h, LocalTensor<T>::SetSize): the
+// tensor's offset in UB plus `bytes` within what InitBuffer may hand out
+// (bufferInitLen), not within its own buffer.
+void ub_set_size(const char* api, const void* p, uint64_t bytes);
 // The first `bytes` at TMP_UB_OFFSET, where dav_c220 APIs stage scratch on the
 // device (Select's modes 1 and 2): a VECCALC operand any buffer there shares.
 UbRef ub_device_scratch(const char* api, uint32_t bytes);
@@ -82,6 +86,7 @@ struct VecArg {
     const char* role;   // "dst", "src0", ...
     bool write;
     bool initcheck = true;  // false: the read bytes are checked by the caller (Gather's src)
+    uint32_t align = 32;    // the start's alignment (a reduction's dst: ReduceRepeat.md 表3)
 };
 // A vector instruction: positions, 32 B alignment, count vs sizes, overlap,
 // pipe hazards (PIPE_V) and counters. count<0 and count==0 handled here; returns

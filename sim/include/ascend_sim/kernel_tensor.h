@@ -70,7 +70,6 @@ public:
         : addr_(static_cast<PrimType*>(ascend_sim::detail::ub_raw("LocalTensor::LocalTensor", uint8_t(pos), addr,
                                                                     ascend_sim::elem_bytes<T>(tileSize)))),
           dataLen_(uint32_t(ascend_sim::elem_bytes<T>(tileSize))),
-          maxLen_(dataLen_),
           pos_(pos) {}
 
     PrimType GetValue(const uint32_t index, ASCEND_SIM_SITE) const { ASCEND_SIM_ENTER;
@@ -119,7 +118,6 @@ public:
         LocalTensor r = *this;
         r.addr_ = reinterpret_cast<PrimType*>(reinterpret_cast<uint8_t*>(addr_) + bytes);
         r.dataLen_ = bytes > dataLen_ ? 0 : dataLen_ - uint32_t(bytes);
-        r.maxLen_ = bytes > maxLen_ ? 0 : maxLen_ - uint32_t(bytes);
         return r;
     }
 
@@ -128,7 +126,6 @@ public:
         LocalTensor<U> r;
         r.addr_ = reinterpret_cast<U*>(addr_);
         r.dataLen_ = dataLen_;
-        r.maxLen_ = maxLen_;
         r.pos_ = pos_;
         r.bufId_ = bufId_;
         return r;
@@ -140,10 +137,7 @@ public:
         if (kNibble && size % 2 != 0)
             ascend_sim::detail::fail("LocalTensor::SetSize", "odd int4b_t size",
                                      "size %u of an int4b_t tensor is odd; it must fill whole bytes", size);
-        if (ascend_sim::elem_bytes<T>(size) > maxLen_)
-            ascend_sim::detail::fail("LocalTensor::SetSize", "size beyond buffer",
-                                     "size %u elements (%llu B) exceeds the %u B left in its buffer", size,
-                                     (unsigned long long)ascend_sim::elem_bytes<T>(size), maxLen_);
+        ascend_sim::detail::ub_set_size("LocalTensor::SetSize", addr_, ascend_sim::elem_bytes<T>(size));
         dataLen_ = uint32_t(ascend_sim::elem_bytes<T>(size));
     }
     int32_t GetPosition() const { return int32_t(pos_); }
@@ -172,7 +166,6 @@ public:
         LocalTensor r;
         r.addr_ = static_cast<PrimType*>(s.p);
         r.dataLen_ = s.len;
-        r.maxLen_ = s.len;
         r.pos_ = pos;
         r.bufId_ = s.bufId;
         return r;
@@ -198,7 +191,6 @@ private:
 
     PrimType* addr_ = nullptr;
     uint32_t dataLen_ = 0;
-    uint32_t maxLen_ = 0;  // bytes from addr_ to the end of its buffer (SetSize bound)
     TPosition pos_ = TPosition::GM;
     int32_t bufId_ = -1;
     ShapeInfo shapeInfo_;

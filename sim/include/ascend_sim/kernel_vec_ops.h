@@ -249,7 +249,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     if (count < 1 || uint64_t(count) > maxCount)
         sim_vec::d::fail("ReduceSum", "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
                          (unsigned long long)maxCount);
-    sim_vec::d::vec_check_operand("ReduceSum", sim_vec::arg(dst, 1, "dst", true));
+    // dst: one element, aligned as ReduceSum.md sends to ReduceRepeat.md 表3 (sizeof(T))
+    sim_vec::d::VecArg out = sim_vec::arg(dst, 1, "dst", true);
+    out.align = sizeof(T);
+    sim_vec::d::vec_check_operand("ReduceSum", out);
     // The A2/A3 count form ignores sharedTmpBuffer (it accumulates in a register).
     (void)sharedTmpBuffer;
     const sim_vec::d::VecArg a[1] = {sim_vec::arg(src, uint64_t(count), "src", false)};
@@ -298,14 +301,18 @@ void reduce_extreme(const char* api, d::VecOp op, const LocalTensor<T>& dst, con
         d::fail(api, "count out of range", "count %d is outside [1, %llu] (UB / sizeof(T))", count,
                 (unsigned long long)maxCount);
     const uint32_t outElems = calIndex ? 2 : 1;
-    d::vec_check_operand(api, arg(dst, outElems, "dst", true));
+    // dst aligned as ReduceMax.md / ReduceMin.md send to ReduceRepeat.md 表3: the value
+    // (ORDER_ONLY_VALUE), or the value and its index (ORDER_VALUE_INDEX)
+    d::VecArg out = arg(dst, outElems, "dst", true);
+    out.align = outElems * sizeof(T);
+    d::vec_check_operand(api, out);
     const uint32_t tmpElems = reduce_max_tmp_elems<T>(uint32_t(count), calIndex);
     d::vec_check_operand(api, arg(sharedTmpBuffer, tmpElems, "sharedTmpBuffer", true));
     // dav_c220 ReduceImplWithIndex: with the index and a single repeat the vector
     // unit writes dst itself (no internal V_S); every other path ends in a scalar
     // store of dst after V_S, then S_V and S_MTE3.
     const bool vectorDst = calIndex && uint32_t(count) <= 256 / sizeof(T);
-    const d::VecArg a[2] = {arg(src, uint64_t(count), "src", false), arg(dst, outElems, "dst", true)};
+    const d::VecArg a[2] = {arg(src, uint64_t(count), "src", false), out};
     d::vec_instr(api, op, count, sizeof(T), a, vectorDst ? 2 : 1, true);
     // The tmp buffer holds the first-pass results: written (then read) by the instruction itself.
     if (!vectorDst) d::ub_written(api, sharedTmpBuffer.GetPhyAddr(), uint64_t(tmpElems) * sizeof(T));

@@ -523,6 +523,7 @@ struct Launch {
     std::vector<TimingTrace>* traces = nullptr;  // one per block while the launch is timed (timing_trace.h)
     bool initcheck = true;
     bool initcheckError = false;  // an uninitialised read stops the launch (else a warning)
+    int pastTensor = 1;           // an access past its tensor in memory that exists: 0 silent, 1 warning, 2 error
     bool autoSync = true;
 
     std::mutex mu;
@@ -609,6 +610,14 @@ struct Launch {
 // Prints "[ascend_sim] warning: <message>" to stderr the first time the process meets
 // `site`; later hits are silent. For what the real implementation does not refuse.
 void warn_once(const std::string& site, const std::string& message);
+// The same with the message made only at the first hit (it may name the call site,
+// which walks the stack).
+bool warn_first(const std::string& site);
+void print_warning(const std::string& message);
+template <class Make>
+void warn_once_lazy(const std::string& site, Make make) {
+    if (warn_first(site)) print_warning(make());
+}
 // " [at <file>:<line>]" of the calling block's API call in progress (device_runtime.h
 // CallSite), with ", in its <API> call" when that is not api; "" outside one.
 std::string site_text(const char* api);

@@ -54,6 +54,16 @@ private:
 void set_initcheck(int mode);
 int initcheck_mode();
 bool initcheck_enabled();  // mode != 0
+// An access past its tensor's end in memory that exists, read at each launch: a vector
+// source read past its LocalTensor inside UB (the instruction reads whole repeats), a
+// GM access past its GlobalTensor's SetGlobalBuffer size inside its allocation. The
+// real implementation has no such rule: 0 not reported; 1 a warning printed once per
+// API and operand (the default); 2 an error that stops the launch (or is listed, under
+// continue on report). A read outside UB or outside every GM allocation always stops.
+// set_past_tensor(0 / 1 / 2) > ASCEND_XENT_PAST_TENSOR (0, 1 or warn, error) > 1.
+// -1 = back to env/default.
+void set_past_tensor(int mode);
+int past_tensor_mode();
 // What the hazard checker assumes the compiler inserted, read at each launch:
 // on = --cce-auto-sync=on, CANN's default for kernel-launch and custom-operator
 // builds (V->V barriers and the syncs between PIPE_S tensor accesses and V, MTE2,
@@ -65,7 +75,8 @@ bool auto_sync_enabled();
 // stops at the first one (throws, the default); on = it is recorded and the launch
 // goes on, as msSanitizer and compute-sanitizer do, so one run lists every such
 // report (printed to stderr when the launch ends; last_launch_reports()). Pipe
-// hazards, inter-block GM races and uninitialised UB reads only: every other
+// hazards, inter-block GM races, uninitialised UB reads and reads past a tensor
+// (the last two at their error level) only: every other
 // check still stops the launch. set_continue_on_report(1 / 0) >
 // ASCEND_XENT_CONTINUE_ON_REPORT (1 or 0) > off. -1 = back to env/default.
 void set_continue_on_report(int on);

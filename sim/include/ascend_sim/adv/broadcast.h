@@ -163,6 +163,8 @@ void broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     for (int32_t i = 0; i < dim; ++i) srcSize *= srcShape[i], dstSize *= dstShape[i];
     check_count(api, srcSize, src, "srcLocal");
     check_count(api, dstSize, dst, "dstLocal");
+    // Broadcast.md, 约束说明: 不支持源操作数与目的操作数地址重叠 (in place too).
+    check_disjoint(api, src, srcSize, "srcLocal", dst, dstSize, "dstLocal");
     if constexpr (sizeof(T) == 1) {
         // Widened to half: src, dst and the work space one after another in tmp.
         const LocalTensor<half> wide = tmp.ReinterpretCast<half>();

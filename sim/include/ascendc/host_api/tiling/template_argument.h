@@ -50,22 +50,23 @@ constexpr uint64_t INVALID_TILING_KEY = 0XFFFFFFFFFFFFFFFF;
 #include "kernel_operator.h"
 
 // The data-type ids a DATATYPE parameter lists (模板参数定义.md: C_DT_*, ge::DataType's
-// values) and the type TypeFromId gives for each.
+// values, spelled as numbers so that the DT_* macros of an op build, kernel_type.h,
+// leave them alone) and the type TypeFromId gives for each.
 #define ASCEND_SIM_TPL_TYPES(X) \
-    X(FLOAT, float)             \
-    X(FLOAT16, half)            \
-    X(INT8, int8_t)             \
-    X(INT32, int32_t)           \
-    X(UINT8, uint8_t)           \
-    X(INT16, int16_t)           \
-    X(UINT16, uint16_t)         \
-    X(UINT32, uint32_t)         \
-    X(INT64, int64_t)           \
-    X(UINT64, uint64_t)         \
-    X(DOUBLE, double)           \
-    X(BOOL, bool)               \
-    X(BF16, bfloat16_t)
-#define ASCEND_SIM_TPL_ID(name, t) C_DT_##name = ge::DT_##name,
+    X(FLOAT, 0, float)          \
+    X(FLOAT16, 1, half)         \
+    X(INT8, 2, int8_t)          \
+    X(INT32, 3, int32_t)        \
+    X(UINT8, 4, uint8_t)        \
+    X(INT16, 6, int16_t)        \
+    X(UINT16, 7, uint16_t)      \
+    X(UINT32, 8, uint32_t)      \
+    X(INT64, 9, int64_t)        \
+    X(UINT64, 10, uint64_t)     \
+    X(DOUBLE, 11, double)       \
+    X(BOOL, 12, bool)           \
+    X(BF16, 27, bfloat16_t)
+#define ASCEND_SIM_TPL_ID(name, id, t) C_DT_##name = id,
 enum : int { ASCEND_SIM_TPL_TYPES(ASCEND_SIM_TPL_ID) };
 #undef ASCEND_SIM_TPL_ID
 
@@ -73,10 +74,10 @@ template <int dataTypeId>
 struct TypeFromId {
     using type = void;
 };
-#define ASCEND_SIM_TPL_TYPE(name, t) \
-    template <>                      \
-    struct TypeFromId<ge::DT_##name> { \
-        using type = t;              \
+#define ASCEND_SIM_TPL_TYPE(name, id, t) \
+    template <>                          \
+    struct TypeFromId<id> {              \
+        using type = t;                  \
     };
 ASCEND_SIM_TPL_TYPES(ASCEND_SIM_TPL_TYPE)
 #undef ASCEND_SIM_TPL_TYPE
