@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine (what the README's test command and CI run):
 #   1. a virtual environment (.venv in the repo, reused when present; VENV=... to change),
-#   2. pip install ".[test]"  (builds the extension through scikit-build-core; skipped for
-#      the package when the venv has an up-to-date install of this tree, see below),
-#   3. the C++ tree in build/ with tests and examples, then ctest,
+#   2. pip install ".[test]"  (builds the extension through scikit-build-core, on a fresh
+#      checkout in build/ together with the C++ tests and examples; skipped for the
+#      package when the venv has an up-to-date install of this tree, see below),
+#   3. the C++ tree in build/ with tests and examples (already built in the first case),
+#      then ctest,
 #   4. pytest tests/python, including the tests marked "large".
 # Needs only Python >= 3.10, a C++ compiler and the package registries: cmake and
 # ninja come from PyPI into the venv, and so do CANN's ACL headers for the CANN syntax
@@ -39,6 +41,13 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 PY="$VENV/bin/python"
+export PATH="$VENV/bin:$PATH"
+
+# Build tools for the C++ tree, from PyPI when the machine has none.
+need=()
+command -v cmake >/dev/null 2>&1 || need+=("cmake>=3.18")
+command -v ninja >/dev/null 2>&1 || need+=("ninja")
+if [ ${#need[@]} -gt 0 ]; then "$PY" -m pip install --quiet "${need[@]}"; fi
 
 # The package: built and installed by pip (scikit-build-core) unless the venv already
 # holds a regular install of this tree that no source file is newer than, as the README's
@@ -55,16 +64,20 @@ if [ -n "$up_to_date" ] && [ -z "$newer" ]; then
   log "ascend_xent is installed from this tree and up to date: pip install of the test extras only"
   mapfile -t extras < <(printf '%s\n' "$up_to_date" | tail -n +2)
   if [ ${#extras[@]} -gt 0 ]; then "$PY" -m pip install --quiet "${extras[@]}"; fi
+elif [ "${SKIP_CPP:-0}" != 1 ] && [ ! -e "$BUILD_DIR/CMakeCache.txt" ]; then
+  # One build for both: pip builds the extension in $BUILD_DIR with the C++ tests and
+  # examples beside it, so the simulator and the kernels are compiled once, and the ctest
+  # stage below finds that tree built. No build isolation, so that the tree's pybind11
+  # (from this venv) is still there when the stage reconfigures it.
+  log "pip install .[test] (builds ascend_xent._C and the C++ tests in $BUILD_DIR)"
+  "$PY" -m pip install --quiet "scikit-build-core>=0.10" "pybind11>=2.12"
+  "$PY" -m pip install --quiet --no-build-isolation -Cbuild-dir="$BUILD_DIR" \
+    -Ccmake.define.ASCEND_XENT_BUILD_TESTS=ON -Ccmake.define.ASCEND_XENT_BUILD_EXAMPLES=ON \
+    -Ccmake.define.ASCEND_XENT_BUILD_BENCHMARKS=ON ".[test]"
 else
   log "pip install .[test] (builds ascend_xent._C)"
   "$PY" -m pip install --quiet ".[test]"
 fi
-# Build tools for the C++ tree, from PyPI when the machine has none.
-need=()
-command -v cmake >/dev/null 2>&1 || need+=("cmake>=3.18")
-command -v ninja >/dev/null 2>&1 || need+=("ninja")
-if [ ${#need[@]} -gt 0 ]; then "$PY" -m pip install --quiet "${need[@]}"; fi
-export PATH="$VENV/bin:$PATH"
 # ctest's cann_acl_headers downloads CANN's ACL headers (torch-npu wheel, PyPI) for the
 # CANN syntax checks: here an unreachable PyPI fails the run instead of skipping them.
 export ASCEND_XENT_REQUIRE_CANN_HEADERS=1

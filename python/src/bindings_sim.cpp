@@ -27,7 +27,7 @@ namespace {
 // while ascend_sim::last_launch_stats() is per calling thread.
 struct LastLaunch {
     bool valid = false;
-    ascend_sim::LaunchStats stats;
+    ascend_sim::LaunchStats stats;  // the main (last) kernel's, its total summed over the call's launches
     ascend_xent::LaunchInfo info{};
     std::vector<ascend_sim::LaunchTiming> timings;  // each kernel launch of the call, in order (valid when timed)
     double wallSeconds = 0.0;
@@ -122,8 +122,10 @@ void free_owned_workspace(void* p, uint64_t bytes) { munmap(p, bytes); }
 void record_launch(double wallSeconds) {
     ascend_sim::LaunchStats stats = ascend_sim::last_launch_stats();
     ascend_xent::LaunchInfo info = ascend_xent::last_launch_info();
-    std::vector<ascend_sim::LaunchTiming> timings =
-        ascend_sim::recent_launch_timings(static_cast<size_t>(std::max<int64_t>(info.launches, 1)));
+    const size_t launches = static_cast<size_t>(std::max<int64_t>(info.launches, 1));
+    std::vector<ascend_sim::LaunchTiming> timings = ascend_sim::recent_launch_timings(launches);
+    stats.total = ascend_sim::KernelCounters{};
+    for (const auto& c : ascend_sim::recent_launch_totals(launches)) stats.total += c;
     std::lock_guard<std::mutex> lock(g_lastMutex);
     g_last.timings = std::move(timings);
     g_last.valid = true;

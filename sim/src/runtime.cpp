@@ -11,12 +11,12 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <pthread.h>
 #if defined(__SSE__)
 #include <immintrin.h>
@@ -56,6 +56,10 @@ struct LastLaunch {
     std::vector<ContinuedReport> reports;
 };
 thread_local LastLaunch t_last;
+// The totals of the calling thread's last kRecentTotals launches, newest last, by-op
+// maps filled: an operator that queues several kernels reports their sum.
+constexpr size_t kRecentTotals = 8;
+thread_local std::deque<KernelCounters> t_recentTotals;
 
 // Every launch's continued reports, for a CPU-twin program's exit status.
 std::atomic<uint64_t> g_continuedHits{0}, g_continuedSites{0};
@@ -583,6 +587,8 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
                                                "body compiled out, e.g. under #if __CCE_AICORE__ == 220?)");
     t_last.stats = std::move(s);
     t_last.ops = std::move(L.perBlockOps);
+    t_recentTotals.push_back(last_launch_stats().total);
+    if (t_recentTotals.size() > kRecentTotals) t_recentTotals.pop_front();
     print_continued(L);
     t_last.reports = std::move(L.reports);
     if (L.failures.empty() && L.traces) timing_launch_end(std::move(traces), L.name, L.prof.name);
@@ -596,6 +602,12 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
 }
 
 std::vector<ContinuedReport> last_launch_reports() { return detail::t_last.reports; }
+
+std::vector<KernelCounters> recent_launch_totals(size_t n) {
+    const auto& r = detail::t_recentTotals;
+    const size_t k = std::min(n, r.size());
+    return std::vector<KernelCounters>(r.end() - static_cast<std::ptrdiff_t>(k), r.end());
+}
 
 uint64_t continued_report_hits() { return detail::g_continuedHits; }
 uint64_t continued_report_sites() { return detail::g_continuedSites; }

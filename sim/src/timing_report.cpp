@@ -3,6 +3,7 @@
 // and the Chrome trace (ASCEND_XENT_TRACE).
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <deque>
 #include <cstdio>
 #include <cstdlib>
@@ -22,11 +23,7 @@ const char* env(const char* name) {
     return v && *v ? v : nullptr;
 }
 
-struct Last {
-    std::shared_ptr<TimingRecording> rec;
-    LaunchTiming timing;
-};
-thread_local Last t_last;
+thread_local std::shared_ptr<TimingRecording> t_lastRec;  // the newest timed launch's recording
 constexpr size_t kRecent = 8;
 thread_local std::deque<LaunchTiming> t_recent;  // the last kRecent launches' timings, newest last
 
@@ -92,16 +89,39 @@ bool timing_enabled() {
     throw std::invalid_argument("[ascend_sim] ASCEND_XENT_TIMING=" + s + " is not 0 or 1");
 }
 
-LaunchTiming last_launch_timing() { return t_last.timing; }
+LaunchTiming last_launch_timing() { return t_recent.empty() ? LaunchTiming{} : t_recent.back(); }
 
 std::vector<LaunchTiming> recent_launch_timings(size_t n) {
     const size_t k = std::min(n, t_recent.size());
     return std::vector<LaunchTiming>(t_recent.end() - static_cast<std::ptrdiff_t>(k), t_recent.end());
 }
 
-std::shared_ptr<const TimingRecording> last_launch_recording() { return t_last.rec; }
+std::shared_ptr<const TimingRecording> last_launch_recording() { return t_lastRec; }
 
 LaunchTiming retime(const TimingRecording& r, const TimingParams& p) {
+    // A rate or clock of zero would divide to inf, a negative cost run time backwards.
+    const auto need = [](double v, bool positive, const char* name) {
+        if (!std::isfinite(v) || v < 0 || (positive && v == 0))
+            throw std::invalid_argument(std::string("[ascend_sim] retime: TimingParams::") + name + " = " +
+                                        std::to_string(v) + " is not " + (positive ? "a finite value > 0" : "a finite value >= 0"));
+    };
+    need(p.clockHz, true, "clockHz");
+    need(p.hbmBytesPerCycle, true, "hbmBytesPerCycle");
+    need(p.l2BytesPerCycle, true, "l2BytesPerCycle");
+    need(p.coreReadBytesPerCycle, true, "coreReadBytesPerCycle");
+    need(p.coreL2ReadBytesPerCycle, true, "coreL2ReadBytesPerCycle");
+    need(p.coreWriteBytesPerCycle, true, "coreWriteBytesPerCycle");
+    need(p.readLatencyCycles, false, "readLatencyCycles");
+    need(p.dmaIssueCycles, false, "dmaIssueCycles");
+    need(p.writeBackFactor, false, "writeBackFactor");
+    need(p.vecIssueCycles, false, "vecIssueCycles");
+    need(p.scalarIssueCycles, false, "scalarIssueCycles");
+    need(p.scalarUbCycles, false, "scalarUbCycles");
+    need(p.scalarGmCycles, false, "scalarGmCycles");
+    need(p.syncAllCycles, false, "syncAllCycles");
+    need(p.launchUs, false, "launchUs");
+    need(p.launchUsPerBlock, false, "launchUsPerBlock");
+    if (p.l2LineBytes == 0) throw std::invalid_argument("[ascend_sim] retime: TimingParams::l2LineBytes = 0 is not > 0");
     return detail::replay(r.traces, p, r.kernel, r.soc, nullptr);
 }
 
@@ -124,8 +144,8 @@ std::string profile_json(const LaunchTiming& t) {
 }
 
 std::string chrome_trace_json_last_launch() {
-    if (!t_last.rec) return "{\"traceEvents\": []}";
-    const TimingRecording& r = *t_last.rec;
+    if (!t_lastRec) return "{\"traceEvents\": []}";
+    const TimingRecording& r = *t_lastRec;
     std::vector<detail::TraceInterval> iv;
     const TimingParams p = timing_params(r.soc);
     detail::replay(r.traces, p, r.kernel, r.soc, &iv);
@@ -163,17 +183,15 @@ namespace detail {
 void timing_launch_end(std::vector<TimingTrace>&& traces, const std::string& kernel, const std::string& soc) {
     for (TimingTrace& t : traces)
         if (t.pendingUb | t.pendingGm) t.flush_scalar();
-    t_last.rec = std::make_shared<TimingRecording>(TimingRecording{std::move(traces), kernel, soc});
-    t_last.timing = replay(t_last.rec->traces, timing_params(soc), kernel, soc, nullptr);
-    remember(t_last.timing);
-    if (const char* path = env("ASCEND_XENT_PROFILE")) append_line(path, profile_json(t_last.timing));
+    t_lastRec = std::make_shared<TimingRecording>(TimingRecording{std::move(traces), kernel, soc});
+    remember(replay(t_lastRec->traces, timing_params(soc), kernel, soc, nullptr));
+    if (const char* path = env("ASCEND_XENT_PROFILE")) append_line(path, profile_json(t_recent.back()));
     if (const char* path = env("ASCEND_XENT_TRACE")) write_file(path, chrome_trace_json_last_launch());
 }
 
 void timing_launch_untimed() {
-    t_last.rec.reset();
-    t_last.timing = LaunchTiming{};
-    remember(t_last.timing);
+    t_lastRec.reset();
+    remember(LaunchTiming{});
 }
 
 }  // namespace detail

@@ -123,3 +123,7 @@ def test_launch_wide_sums_run_as_their_own_launch(n, reduction, launches):
     stats = ax.last_launch_stats()
     assert stats["launches"] == launches and bool(stats["prologue"]) == (launches == 2)
     assert len(res["launches_us"]) == launches and all(x > 0 for x in res["launches_us"])
+    # The call's GM traffic counts every launch: the sums launch reads each target once.
+    main_reads = sum(pb["gm_read_bytes"] for pb in stats["per_block"])
+    assert stats["gm_read_bytes"] - main_reads >= (n * 8 if launches == 2 else 0)
+    assert stats["gm_read_bytes"] - main_reads <= (n * 8 + 4096 if launches == 2 else 0)  # + its tiling

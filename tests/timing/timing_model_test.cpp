@@ -175,6 +175,24 @@ XTEST(retime_replays_the_same_launch_with_other_constants) {
     XCHECK(std::fabs(same.taskDurationUs - t.taskDurationUs) < 1e-9 * t.taskDurationUs);
     p.clockHz *= 2;
     XCHECK(std::fabs(ascend_sim::retime(*rec, p).aivTimeUs - t.aivTimeUs / 2) < 1e-6 * t.aivTimeUs);
+    XCHECK(std::fabs(ascend_sim::last_launch_timing().taskDurationUs - t.taskDurationUs) < 1e-9 * t.taskDurationUs);
+}
+
+XTEST(retime_refuses_constants_that_make_no_time) {
+    stream(1, 4096, 2, true, true);
+    const auto rec = ascend_sim::last_launch_recording();
+    ascend_sim::TimingParams p = ascend_sim::timing_params("ascend910b");
+    p.clockHz = 0;
+    XCHECK_THROWS_WITH(ascend_sim::retime(*rec, p), "TimingParams::clockHz = 0");
+    p = ascend_sim::timing_params("ascend910b");
+    p.hbmBytesPerCycle = -1;
+    XCHECK_THROWS_WITH(ascend_sim::retime(*rec, p), "TimingParams::hbmBytesPerCycle");
+    p = ascend_sim::timing_params("ascend910b");
+    p.readLatencyCycles = std::nan("");
+    XCHECK_THROWS_WITH(ascend_sim::retime(*rec, p), "TimingParams::readLatencyCycles");
+    p = ascend_sim::timing_params("ascend910b");
+    p.dmaIssueCycles = 0;  // a free cost is a valid setting
+    XCHECK(std::isfinite(ascend_sim::retime(*rec, p).taskDurationUs));
 }
 
 XTEST(profile_line_and_trace_files) {

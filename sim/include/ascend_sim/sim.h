@@ -169,6 +169,8 @@ void set_launch_capture(LaunchCapture capture);
 
 // Of the calling thread's most recent run_kernel (also after it threw).
 LaunchStats last_launch_stats();
+// The totals of the calling thread's n most recent run_kernels (up to 8), oldest first.
+std::vector<KernelCounters> recent_launch_totals(size_t n);
 
 // A report the launch went on after (set_continue_on_report): the first violation
 // seen at one site (rule, API and the other access's operation) and how many
