@@ -261,6 +261,17 @@ def check(actual, grad_loss, log_prob, target, weight=None, grad_zloss=None, lse
     return res
 
 
+def logsumexp(x, axis: int = -1) -> np.ndarray:
+    """Float64 log-sum-exp (stable), torch.logsumexp's: +inf for a row with a +inf
+    value, -inf for a row of -inf only."""
+    a = _f64(x)
+    mx = a.max(axis=axis, keepdims=True)
+    shift = np.where(np.isfinite(mx), mx, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        lse = np.log(np.exp(a - shift).sum(axis=axis, keepdims=True)) + shift
+    return np.squeeze(np.where(np.isinf(mx), mx, lse), axis=axis)
+
+
 def log_softmax(x, axis: int = -1) -> np.ndarray:
     """Float64 log-softmax (stable)."""
     a = _f64(x)
@@ -289,7 +300,7 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
     valid, tc = _valid_targets(t, ignore_index, c)
     w = np.ones(c) if weight is None else _f64(weight).reshape(-1)
     lp = log_softmax(x)
-    lse = (x - lp)[:, 0] if c else np.zeros(n)
+    lse = logsumexp(x) if c else np.zeros(n)
     wt = np.where(valid, w[tc], 0.0)
     ls = float(label_smoothing)
     nll = -np.where(valid, lp[np.arange(n), tc], 0.0) * wt

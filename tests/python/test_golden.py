@@ -80,3 +80,12 @@ def test_check_equals_compare():
     approx[5, 5] += 0.01
     a, b = golden.compare(approx, ref), golden.check(approx, *args, chunk_rows=7)
     assert not a["ok"] and not b["ok"] and a["mismatches"] == b["mismatches"] == 1
+
+
+def test_golden_lse_is_torch_logsumexp_on_infinite_rows():
+    x = np.array([[1.0, np.inf, 2.0], [-np.inf] * 3, [1.0, 2.0, 3.0], [np.nan, 1.0, 2.0], [1e30, -1e30, 0.0]])
+    want = torch.logsumexp(torch.tensor(x), dim=1).numpy()
+    np.testing.assert_array_equal(golden.logsumexp(x), want)
+    with np.errstate(all="ignore"):
+        _, _, _, lse = golden.cross_entropy(x, np.array([0, 1, 2, 1, 0]), reduction="none")
+    np.testing.assert_array_equal(lse, want)
