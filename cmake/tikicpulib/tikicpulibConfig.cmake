@@ -30,6 +30,11 @@ foreach(_entry IN LISTS _tikicpulib_socs)
   if(NOT TARGET ${_impl})
     add_library(${_impl} INTERFACE)
     target_link_libraries(${_impl} INTERFACE ascend_xent_sim)
+    # CANN's include directory is on a kernel's path, and some kernels include
+    # <acl/acl.h> for its types: acl_compat's headers stand in (the package links no
+    # ACL runtime; a host program calling aclrt* links ascend-xent's host library,
+    # which implements them on the simulator).
+    target_include_directories(${_impl} INTERFACE ${_tikicpulib_repo}/acl_compat/include)
     # __CCE_KT_TEST__: the define of CANN's CPU unit-test builds, given by the build
     # (not the headers) so that a program built without it checks the device branch.
     target_compile_definitions(${_impl} INTERFACE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1 __NPU_ARCH__=${_arch}

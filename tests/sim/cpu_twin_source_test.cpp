@@ -229,6 +229,17 @@ XTEST(utilities_follow_cann) {
     static_assert(g_coreType == AscendC::AIV && ASCEND_IS_AIV && ASCEND_IS_NOT_AIC);
 }
 
+// kernel_utils_constants.h's vector constants, as kernels do their tile arithmetic with them.
+XTEST(vector_constants_kernels_compute_with) {
+    using namespace AscendC;
+    static_assert(FULL_MASK == ~uint64_t(0) && FULL_MASK_LEN == 128 && HALF_MASK_LEN == 64);
+    static_assert(B32_DATA_NUM_PER_BLOCK * B32_BYTE_SIZE == ONE_BLK_SIZE && B16_DATA_NUM_PER_BLOCK * B16_BYTE_SIZE == ONE_BLK_SIZE);
+    static_assert(B32_DATA_NUM_PER_REPEAT == 64 && B16_DATA_NUM_PER_REPEAT == 128 && ONE_REPEAT_FLOAT_SIZE == 64);
+    static_assert(MAX_REPEAT_FLOAT_SIZE == 64 * 255 && ONE_BLK_HALF_NUM == 16 && BRCB_MAX_REPEAT_SIZE == 8 * 255);
+    static_assert(std::is_same_v<decltype(+B32_BYTE_SIZE), int>);  // uint8_t, promoted as in CANN
+    XCHECK_EQ(F32_INF, 0x7f800000u);
+}
+
 XTEST(kernel_assert_fails_its_block_with_the_message) {
     XCHECK_THROWS_WITH(ascend_sim::run_kernel("asserting", 2,
                                               [] {

@@ -187,6 +187,44 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 
+// The vector constants kernel_operator.h gives a kernel (asc-devkit
+// impl/basic_api/utils/kernel_utils_constants.h, namespace AscendC): kernels use them
+// for their own tile arithmetic. Values as there; types as there where a kernel's
+// arithmetic could see the difference.
+constexpr uint8_t HALF_DEFAULT_REPEAT_STRIDE = 4;
+constexpr uint8_t ONE_FOURTH_DEFAULT_REPEAT_STRIDE = 2;
+constexpr uint64_t FULL_MASK = 0xffffffffffffffffull;
+constexpr uint16_t MAX_HALF_MASK_LEN = 64;
+constexpr int32_t DEFAULT_C0_SIZE = 32;
+constexpr int32_t DEFAULT_BLOCK_SIZE = 256;
+constexpr int32_t ONE_BYTE_BIT_SIZE = 8;
+constexpr uint16_t MASK_ARRAY_SIZE = 4;
+constexpr int32_t FULL_MASK_LEN = 128;
+constexpr int32_t HALF_MASK_LEN = 64;
+constexpr int32_t DEFAULT_REDUCE_DST_REP_STRIDE = 1;
+constexpr uint8_t B64_BYTE_SIZE = 8;
+constexpr uint8_t B32_BYTE_SIZE = 4;
+constexpr uint8_t B16_BYTE_SIZE = 2;
+constexpr uint8_t B8_BYTE_SIZE = 1;
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
+constexpr int32_t MIN_BLOCK_LEN = 1;
+constexpr uint32_t F32_INF = 0x7f800000;
+constexpr uint32_t F32_NEG_INF = 0xff800000;
+constexpr uint32_t F32_NAN = 0x7fc00000;
+
 template <class T>
 struct PrimTHelper {
     using type = T;
