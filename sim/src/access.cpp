@@ -34,6 +34,23 @@ void past_tensor(const char* api, Block* b, const std::string& site, const char*
     }
     report_or_throw(b ? b->launch : nullptr, site, [&] { return violation(api, "past the tensor", detail); });
 }
+
+// A vector operand's access of `bytes` from UB offset `off` (its tensor t's start) that
+// runs past the tensor's end: a stop past the end of UB, else reported at the
+// launch's past-tensor level.
+void vec_past_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes,
+                     bool write, const char* why) {
+    const char* verb = write ? "writes" : "reads";
+    if (off + bytes > b.ubTotal)
+        fail(api, write ? "write outside UB" : "read outside UB", "%s %s UB [%s, %s) (%llu B), past the end of the UB (%s)",
+             role, verb, hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes, hex(b.ubTotal).c_str());
+    const char* what = write ? "write past the tensor" : "read past the tensor";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s: %s %s UB [%s, %s) (%llu B), %llu B past the end of its tensor (%u B)%s", what,
+                  role, verb, hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes,
+                  (unsigned long long)(bytes - t.dataLen), t.dataLen, ub_owner(b, off + t.dataLen).c_str());
+    past_tensor(api, &b, std::string(what) + "|" + api + "|" + role, buf, why);
+}
 }  // namespace
 
 void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
@@ -69,24 +86,24 @@ uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char*
     return off;
 }
 
-
 uint64_t vec_read_in_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes) {
     if (bytes <= t.dataLen) return bytes;
-    if (off + bytes > b.ubTotal)
-        fail(api, "read outside UB", "%s reads UB [%s, %s) (%llu B), past the end of the UB (%s)", role,
-             hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes, hex(b.ubTotal).c_str());
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "read past the tensor: %s reads UB [%s, %s) (%llu B), %llu B past the end of its tensor (%u B)%s",
-                  role, hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes,
-                  (unsigned long long)(bytes - t.dataLen), t.dataLen, ub_owner(b, off + t.dataLen).c_str());
     // The NPU reads the bytes wherever they lie in UB (a vector instruction reads whole
     // repeats: A2's Compare reads 256 B per repeat whatever its mask); only the lanes
     // computed from them are wrong, and kernels often discard them.
-    past_tensor(api, &b, std::string("read past the tensor|") + api + "|" + role, buf,
-                "the bytes lie in UB and the NPU reads whatever they hold; the lanes computed from them are the "
-                "kernel's to discard");
+    vec_past_tensor(api, b, t, role, off, bytes, false,
+                    "the bytes lie in UB and the NPU reads whatever they hold; the lanes computed from them are the "
+                    "kernel's to discard");
     return t.dataLen;
+}
+
+void vec_write_past_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes) {
+    if (bytes <= t.dataLen) return;
+    // Neither the device nor the NPU-side debug checks bound a repeated form's dst by
+    // its tensor (dav_c220 BrcbImpl and its kind take the address alone); the bytes land
+    // in whatever UB follows, which a kernel may rewrite before reading it.
+    vec_past_tensor(api, b, t, role, off, bytes, true,
+                    "the bytes lie in UB and the NPU writes them; what they overwrite is the kernel's to rewrite");
 }
 
 uint64_t ub_offset(const char* api, const void* p) {

@@ -14,6 +14,11 @@ uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char*
 // the device has no rule against it); one past the end of UB stops.
 uint64_t vec_read_in_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes);
 
+// A repeated form's dst write of `bytes` from UB offset `off` (its tensor t's start):
+// past the tensor's end inside UB it is reported at the past-tensor level (the write
+// happens, and the checks keep its bytes: they now hold data); past UB it stops.
+void vec_write_past_tensor(const char* api, Block& b, const UbRef& t, const char* role, uint64_t off, uint64_t bytes);
+
 // span bytes of GM at g inside the GlobalTensor's SetGlobalBuffer range and one
 // GM allocation; dir names the access ("GM->UB read of").
 void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span);

@@ -135,36 +135,29 @@ void full_pattern(uint32_t len, uint32_t split, std::vector<RepRun>& out) {
 }
 
 // The operand's bytes in run order (adjacent runs coalesced), checked against the
-// tensor's size: a dst must hold them; a source read past its end (inside UB) is
-// reported by vec_read_in_tensor and its bytes past the end left out.
+// tensor's size: a source read past its end (inside UB) is reported by
+// vec_read_in_tensor and its bytes past the end left out; a dst written past its end
+// (inside UB) is reported by vec_write_past_tensor and keeps all its bytes, which the
+// write fills.
 void footprint(const char* api, Block& b, const RepArg& a, uint64_t off, const std::vector<RepRun>& runs,
                std::vector<Interval>& out) {
     out.clear();
-    uint64_t end = 0;  // of the bytes read
+    uint64_t end = 0;  // of the bytes touched
     for (size_t i = 0; i < runs.size(); ++i) {
         const RepRun& u = runs[i];
         if (a.repBytes && i && runs[i - 1].repeat == u.repeat) continue;  // one chunk per repeat
         const uint64_t lo = a.repBytes ? uint64_t(u.repeat) * a.repStride * a.repUnit : rep_offset(a, u.repeat, u.first);
         uint64_t hi = lo + (a.repBytes ? a.repBytes : uint64_t(u.len) * a.elemSize);
+        end = std::max(end, hi);
         if (!a.write && hi > a.t.dataLen) {
-            end = std::max(end, hi);
             hi = a.t.dataLen;
             if (lo >= hi) continue;
         }
-        if (a.repBytes && hi > a.t.dataLen)
-            fail(api, "repeat beyond tensor size",
-                 "repeat %u of %s touches bytes [%llu, %llu) (repStride %u x %u B) but the tensor holds %u B", u.repeat,
-                 a.role, (unsigned long long)lo, (unsigned long long)hi, a.repStride, a.repUnit, a.t.dataLen);
-        if (hi > a.t.dataLen)
-            fail(api, "repeat beyond tensor size",
-                 "repeat %u, elements [%u, %u) of %s are at bytes [%llu, %llu) (blkStride %u, repStride %u) but the "
-                 "tensor holds %u B",
-                 u.repeat, u.first, u.first + u.len, a.role, (unsigned long long)lo, (unsigned long long)hi,
-                 a.blkStride, a.repStride, a.t.dataLen);
         if (!out.empty() && out.back().second == lo) out.back().second = hi;
         else out.push_back({lo, hi});
     }
-    if (end) vec_read_in_tensor(api, b, a.t, a.role, off, end);
+    if (a.write) vec_write_past_tensor(api, b, a.t, a.role, off, end);
+    else vec_read_in_tensor(api, b, a.t, a.role, off, end);
 }
 
 // Sorted, disjoint, coalesced.

@@ -41,6 +41,15 @@ XTEST(ascendc_utils_set_mask_forms) {
 }
 
 // BroadCast<T, dim, axis> is Broadcast under the implementation's name.
+// kernel_utils_base.h: C0 is one 32 B block, GetC0Count its elements of a dtype.
+XTEST(ascendc_utils_c0) {
+    XCHECK_EQ(AscendCUtils::GetC0Size(), 32);
+    XCHECK_EQ(AscendCUtils::GetC0Count(sizeof(half)), 16);
+    XCHECK_EQ(AscendCUtils::GetC0Count(sizeof(float)), 8);
+    XCHECK_EQ(AscendCUtils::GetC0Count(sizeof(int8_t)), 32);
+    XCHECK_THROWS_WITH(AscendCUtils::GetC0Count(0), "dtypeSize can not be 0");
+}
+
 XTEST(broadcast_spelling) {
     float got[4 * 16];
     run_kernel("broadcast_spelling", 1, [&] {

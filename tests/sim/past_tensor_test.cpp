@@ -3,11 +3,14 @@
 // or mask), so a Compare of a tensor smaller than a repeat reads up to 224 B past it;
 // inside UB the device reads whatever the bytes hold and the kernel discards the lanes
 // made from them. A GM access past SetGlobalBuffer's size inside its allocation is made
-// too. Both are warnings (ASCEND_XENT_PAST_TENSOR=error makes them stops); a read past
-// the end of UB stops; a dst written past its tensor still stops.
+// too. A repeated form's dst written past its tensor inside UB (a Brcb whose last
+// repeat spills into the next buffer, which the kernel rewrites before reading it) is
+// made by the device as well. All are warnings (ASCEND_XENT_PAST_TENSOR=error makes them
+// stops); an access past the end of UB stops; a count larger than its dst stops.
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "ascend_sim/sim.h"
 #include "kernel_operator.h"
@@ -107,7 +110,7 @@ XTEST(a_read_past_the_end_of_ub_stops) {
                        "Compare (block 0): src0 reads UB [0x2ffe0, 0x300e0) (256 B), past the end of the UB (0x30000)");
 }
 
-XTEST(a_write_past_its_tensor_still_stops) {
+XTEST(a_count_larger_than_its_dst_still_stops) {
     XCHECK_THROWS_WITH(one([] {
                            TPipe pipe;
                            TBuf<TPosition::VECCALC> a, b;
@@ -138,4 +141,73 @@ XTEST(a_gm_read_past_setglobalbuffer_size_inside_its_allocation_warns) {
     XCHECK(err.find("warning: GlobalTensor::GetValue (block 0): scalar read of [scalars+0x0008, scalars+0x000c) (4 B) "
                     "is outside the GlobalTensor's SetGlobalBuffer range [scalars+0x0000, scalars+0x0004) (4 B) (it "
                     "lies in the same GM allocation, and the NPU accesses it") != std::string::npos);
+}
+
+namespace {
+// src: 8 floats 0..7; dst: a 224 B TBuf (7 blocks) followed by a 32 B TBuf `next`.
+// Brcb of one repeat writes 8 blocks (256 B): its last block lands in `next`. With
+// `rewrite`, the kernel then fills `next` with 5 before reading it, as a kernel that
+// keeps its workspace there does. Returns dst's 56 floats and next's 8.
+std::vector<float> brcb_spill(bool rewrite) {
+    std::vector<float> got;
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, c;
+        pipe.InitBuffer(a, 32);
+        pipe.InitBuffer(b, 224);
+        pipe.InitBuffer(c, 32);
+        LocalTensor<float> src = a.Get<float>(), dst = b.Get<float>(), next = c.Get<float>();
+        for (uint32_t i = 0; i < 8; ++i) src.SetValue(i, float(i));
+        sync<HardEvent::S_V>();
+        Brcb(dst, src, 1, {1, 8});
+        if (rewrite) {
+            PipeBarrier<PIPE_V>();
+            Duplicate(next, 5.0f, 8);
+        }
+        sync<HardEvent::V_S>();
+        for (uint32_t i = 0; i < 56; ++i) got.push_back(dst.GetValue(i));
+        for (uint32_t i = 0; i < 8; ++i) got.push_back(next.GetValue(i));
+    });
+    return got;
+}
+}  // namespace
+
+XTEST(a_brcb_dst_spilling_into_the_next_buffer_warns_and_computes) {
+    std::vector<float> got;
+    const std::string err = sim_test::captured(stderr, [&] { got = brcb_spill(true); });
+    XCHECK_EQ(got.size(), size_t(64));
+    for (uint32_t i = 0; i < 56; ++i) XCHECK_EQ(got[i], float(i / 8));
+    for (uint32_t i = 56; i < 64; ++i) XCHECK_EQ(got[i], 5.0f);
+    XCHECK(err.find("[ascend_sim] warning: Brcb (block 0): write past the tensor: dst writes UB [0x0020, 0x0120) "
+                    "(256 B), 32 B past the end of its tensor (224 B); UB 0x0100 is in the TBuf of InitBuffer") !=
+           std::string::npos);
+    XCHECK(err.find("ASCEND_XENT_PAST_TENSOR=error stops here") != std::string::npos);
+}
+
+// The spilled bytes hold Brcb's data: reading them is no uninitialised read.
+XTEST(the_spilled_bytes_count_as_written) {
+    const sim_test::PastTensor off(0);
+    const std::string err = sim_test::captured(stderr, [] {
+        const std::vector<float> got = brcb_spill(false);
+        for (uint32_t i = 56; i < 64; ++i) XCHECK_EQ(got[i], 7.0f);
+    });
+    XCHECK(err.find("uninitialised") == std::string::npos);
+    XCHECK(err.find("write past the tensor") == std::string::npos);
+}
+
+XTEST(a_dst_write_past_its_tensor_stops_at_error_level) {
+    const sim_test::PastTensor error(2);
+    XCHECK_THROWS_WITH(brcb_spill(true), "Brcb (block 0): write past the tensor: dst writes UB [0x0020, 0x0120) (256 B), "
+                                         "32 B past the end of its tensor (224 B)");
+}
+
+XTEST(a_dst_write_past_the_end_of_ub_stops) {
+    XCHECK_THROWS_WITH(one([] {
+                           // the last 224 B of the 192 KiB UB
+                           LocalTensor<float> src(TPosition::VECCALC, 0, 8), dst(TPosition::VECCALC, 192 * 1024 - 224, 56);
+                           Duplicate(src, 1.0f, 8);
+                           PipeBarrier<PIPE_V>();
+                           Brcb(dst, src, 1, {1, 8});
+                       }),
+                       "Brcb (block 0): dst writes UB [0x2ff20, 0x30020) (256 B), past the end of the UB (0x30000)");
 }

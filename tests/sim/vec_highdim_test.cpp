@@ -695,16 +695,19 @@ XTEST(sqrt_of_negative_is_nan_and_nan_propagates) {
 // ---- checks ----
 
 XTEST(bounds_a_repeat_past_the_tensor) {
-    XCHECK_THROWS_WITH(one([] {
-                           sim_test::Calc c(2048);
-                           auto t = c.get<float>();
-                           t.SetSize(128);  // 512 B: two full repeats fit, the third does not
-                           fill(t, 128, [](uint32_t i) { return float(i); });
-                           sync<HardEvent::S_V>();
-                           Exp(t, t, 64, 3, {1, 1, 8, 8});
-                       }),
-                       "[ascend_sim] Exp (block 0): repeat 2, elements [0, 8) of dst are at bytes [512, 544)",
-                       "but the tensor holds 512 B");
+    {  // past the tensor inside UB: a warning unless ASCEND_XENT_PAST_TENSOR=error
+        const sim_test::PastTensor error(2);
+        XCHECK_THROWS_WITH(one([] {
+                               sim_test::Calc c(2048);
+                               auto t = c.get<float>();
+                               t.SetSize(128);  // 512 B: two full repeats fit, the third does not
+                               fill(t, 128, [](uint32_t i) { return float(i); });
+                               sync<HardEvent::S_V>();
+                               Exp(t, t, 64, 3, {1, 1, 8, 8});
+                           }),
+                           "[ascend_sim] Exp (block 0): read past the tensor: src reads UB [0x0000, 0x0300) (768 B)",
+                           "past the end of its tensor (512 B)");
+    }
     // A strided read past the end with a mask that keeps the tensor's bytes only is fine.
     one([] {
         sim_test::Calc c(2048);
@@ -718,6 +721,7 @@ XTEST(bounds_a_repeat_past_the_tensor) {
 }
 
 XTEST(bounds_block_stride_reaches_past_the_tensor) {
+    const sim_test::PastTensor error(2);  // inside UB: a warning unless ASCEND_XENT_PAST_TENSOR=error
     XCHECK_THROWS_WITH(one([] {
                            sim_test::Calc c(4096);
                            auto s = c.get<half>(), d = c.get<half>()[1024];
@@ -726,7 +730,8 @@ XTEST(bounds_block_stride_reaches_past_the_tensor) {
                            sync<HardEvent::S_V>();
                            Ln(d, s, 128, 1, {3, 1, 8, 8});  // dst block 7 at 7 x 3 x 32 = 672 B > 512 B
                        }),
-                       "Ln (block 0): repeat 0, elements [96, 112) of dst are at bytes [576, 608) (blkStride 3");
+                       "Ln (block 0): write past the tensor: dst writes UB [0x0800, 0x0ac0) (704 B), 192 B past the "
+                       "end of its tensor (512 B)");
 }
 
 XTEST(initcheck_sees_the_strided_bytes_exactly) {

@@ -146,6 +146,15 @@ struct AscendCUtils {
         ascend_sim::detail::vec_set_mask_mode("AscendCUtils::SetMaskNorm", false);
     }
     static inline void SetOverflow(uint64_t ctrlValue) { (void)ctrlValue; }
+    // C0, the innermost dimension of a fractal layout: one 32 B block
+    // (DEFAULT_C0_SIZE), GetC0Count elements of dtypeSize bytes. CANN asserts
+    // dtypeSize != 0 in its CPU builds; the device would divide by zero.
+    static inline int32_t GetC0Size() { return DEFAULT_C0_SIZE; }
+    static inline int32_t GetC0Count(const int32_t dtypeSize) {
+        if (dtypeSize == 0)
+            ascend_sim::detail::fail("AscendCUtils::GetC0Count", "dtypeSize 0", "dtypeSize can not be 0");
+        return GetC0Size() / dtypeSize;
+    }
 };
 
 }  // namespace AscendC
