@@ -10,9 +10,12 @@
 //                    the criterion's cases, markdown: N x C ~ 2^27 for each C, 131073 x 257,
 //                    1 x C; every dtype (or those given) and option (plain, ls 0.1, weight,
 //                    weight + ls 0.1)
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,29 +99,53 @@ int Table(const std::string& dtypes, const std::string& classes) {
     return 0;
 }
 
+// The whole of `s` as an integer in [lo, hi], else an error naming the flag (atoll would take
+// "abc" or "" as 0, which the case then divides by or indexes with).
+int64_t ParseInt(const std::string& flag, const std::string& s, int64_t lo, int64_t hi = INT64_MAX) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+        throw std::invalid_argument(flag + ": expected an integer in [" + std::to_string(lo) + ", " +
+                                    std::to_string(hi) + "], got \"" + s + "\"");
+    return v;
+}
+
+double ParseReal(const std::string& flag, const std::string& s) {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0') throw std::invalid_argument(flag + ": expected a number, got \"" + s + "\"");
+    return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     BackwardCase k;
     bool table = false;
     std::string dtypes = "fp32,fp16,bf16", classes = "257,4096,32000,128256,151936";
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--n") k.n = std::atoll(next().c_str());
-        else if (a == "--c") k.c = std::atoll(next().c_str());
-        else if (a == "--dtype") k.dtype = dtypes = next();
-        else if (a == "--classes") classes = next();
-        else if (a == "--ls") k.labelSmoothing = std::atof(next().c_str());
-        else if (a == "--weight") k.weight = true;
-        else if (a == "--zloss") k.zloss = true;
-        else if (a == "--reduction") k.reduction = next();
-        else if (a == "--table") table = true;
-        else if (a == "--cores") ascend_sim::set_cores(uint32_t(std::atoi(next().c_str())));
-        else {
-            std::fprintf(stderr, "bench_floor: unknown argument %s\n", a.c_str());
-            return 2;
+    try {
+        for (int i = 1; i < argc; ++i) {
+            const std::string a = argv[i];
+            auto next = [&]() -> std::string {
+                if (i + 1 >= argc) throw std::invalid_argument(a + ": expected a value");
+                return argv[++i];
+            };
+            if (a == "--n") k.n = ParseInt(a, next(), 1);
+            else if (a == "--c") k.c = ParseInt(a, next(), 1);
+            else if (a == "--dtype") k.dtype = dtypes = next();
+            else if (a == "--classes") classes = next();
+            else if (a == "--ls") k.labelSmoothing = ParseReal(a, next());
+            else if (a == "--weight") k.weight = true;
+            else if (a == "--zloss") k.zloss = true;
+            else if (a == "--reduction") k.reduction = next();
+            else if (a == "--table") table = true;
+            else if (a == "--cores") ascend_sim::set_cores(uint32_t(ParseInt(a, next(), 0, UINT32_MAX)));
+            else throw std::invalid_argument("unknown argument " + a);
         }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_floor: %s\n", e.what());
+        return 2;
     }
     aclInit(nullptr);
     int rc = 0;
