@@ -98,7 +98,7 @@ def last_launch_stats() -> Optional[dict]:
     hbm_write_back_bytes and the same per block under ``blocks``. ``timings`` has one such
     record per kernel launch of the call, in order (``launches`` of them: the backward
     queues a sums launch before its main kernel when it needs launch-wide sums); the
-    counters are the main kernel's.
+    totals count every launch of the call, ``per_block`` and ``timing`` are the main kernel's.
     """
     stats = _native().last_launch_stats()
     if stats is not None and isinstance(stats.get("timing"), str):

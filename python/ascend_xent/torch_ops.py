@@ -342,6 +342,10 @@ def cross_entropy(input, target, weight=None, reduction="mean", ignore_index=-10
                            "inplace_backward=False")
     rows_shape = None
     if isinstance(input, Tensor) and input.dim() > 2:
+        if inplace:  # (N, C, d1, ...) goes to (N*d1*..., C) through a copy, not a view
+            raise ValueError(f"inplace: needs a 2-D (N, C) input, got {input.dim()} dims: the class dim is "
+                             "moved last by a copy, which the gradient would overwrite instead of input; "
+                             "use inplace=False")
         _torch_checks.check_k_dims(input, target)
         rows_shape = target.shape
         input = input.movedim(1, -1).reshape(-1, input.shape[1])

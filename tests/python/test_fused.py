@@ -206,6 +206,9 @@ def test_in_place_refuses_what_it_would_break():
         torch.func.grad(lambda a: ax.cross_entropy(a * 1.0, t, fused=True, inplace=True))(x.detach())
     with pytest.raises(RuntimeError, match="^input: inplace=True overwrites input, which requires grad"):
         ax.cross_entropy_loss_with_grad(x, t, inplace=True)
+    # (N, C, d) logits reach the kernel as a (N*d, C) copy: in place would overwrite the copy.
+    with pytest.raises(ValueError, match="^inplace: needs a 2-D \\(N, C\\) input, got 3 dims"):
+        ax.cross_entropy(torch.randn(2, 20, 3) * 1.0, torch.randint(0, 20, (2, 3)), fused=True, inplace=True)
 
 
 @pytest.mark.parametrize("kw,match", [
