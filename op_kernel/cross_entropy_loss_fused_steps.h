@@ -85,4 +85,26 @@ __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const A
     }
 }
 
+// Without softcap or smoothing the gradient is exp(logProb) * scale = exp(x - max) * (scale / sum),
+// taken from x without logProb: one step fewer than RowGradient's, and exp(x - max) is not
+// rounded through ln sum. v: x in, the gradient but for the target's fix-up out; scratch: n
+// floats (Exp in place costs no beat: it takes two a repeat anyway). A row that counts for
+// nothing: as RowGradient. An infinite max, a NaN logit or a row of -inf only leave sum NaN:
+// NaN throughout, as there.
+__aicore__ inline void RowGradientFromX(const AscendC::LocalTensor<float>& v, const AscendC::LocalTensor<float>& scratch,
+                                        bool live, const RowTerms& terms, float max, float sum, float lse, int64_t n) {
+    const int32_t count = static_cast<int32_t>(n);
+    if (!live) {
+        AscendC::Duplicate(v, lse - lse, count);
+        AscendC::PipeBarrier<PIPE_V>();
+        return;
+    }
+    AscendC::Adds(scratch, v, -max, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Exp(scratch, scratch, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(v, scratch, terms.scale / sum, count);
+    AscendC::PipeBarrier<PIPE_V>();
+}
+
 }  // namespace xent

@@ -428,24 +428,37 @@ private:
         const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row)));
         const bool live = RowIsLive(t_.ignoreIndex, t_.c, row, target, bad_);
         const RowTerms terms = t_.fused ? GradTerms(live, target, lse) : RowTerms{0.0f, 0.0f, 0.0f};
+        // Fused without softcap or smoothing no step needs log_prob but at the target: the
+        // gradient comes from x (RowGradientFromX), the target's log_prob from the scalar
+        // unit, (x - max) - ln sum as the two Adds would give it.
+        const bool fromX = t_.fused && !t_.hasSoftcap && !t_.smoothing;
         float smooth = 0.0f, lpTarget = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
             const int64_t cols = ColsAt(col0);
             const AscendC::LocalTensor<float> v = TakeTile(cols);
-            AscendC::Adds(e, v, -m, static_cast<int32_t>(cols));
-            AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Adds(v, e, -lnSum, static_cast<int32_t>(cols));  // v = log_prob
-            AscendC::PipeBarrier<PIPE_V>();
-            SmoothingSum(v, col0, cols, Slot(kFwdSlotSmooth, 0));
+            if (!fromX) {
+                AscendC::Adds(e, v, -m, static_cast<int32_t>(cols));
+                AscendC::PipeBarrier<PIPE_V>();
+                AscendC::Adds(v, e, -lnSum, static_cast<int32_t>(cols));  // v = log_prob
+                AscendC::PipeBarrier<PIPE_V>();
+                SmoothingSum(v, col0, cols, Slot(kFwdSlotSmooth, 0));
+            }
             const bool hasTarget = live && target >= col0 && target < col0 + cols;
             if (t_.smoothing || hasTarget) {  // else the scalar unit need not wait for this tile
                 WaitPipe<AscendC::HardEvent::V_S>(pipe_);
                 if (t_.smoothing) smooth = smooth + Slot(kFwdSlotSmooth, 0).GetValue(0);
-                if (hasTarget) lpTarget = v.GetValue(static_cast<uint32_t>(target - col0));
+                if (hasTarget) {
+                    lpTarget = v.GetValue(static_cast<uint32_t>(target - col0));
+                    if (fromX) lpTarget = (lpTarget - m) - lnSum;
+                }
                 WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             }
             if (t_.fused) {
-                RowGradient(v, e, LoadedWeightColumns(col0), t_, live, terms, lse, cols);
+                if (fromX) {
+                    RowGradientFromX(v, e, live, terms, m, sum, lse, cols);
+                } else {
+                    RowGradient(v, e, LoadedWeightColumns(col0), t_, live, terms, lse, cols);
+                }
                 if (hasTarget) {
                     WaitPipe<AscendC::HardEvent::V_S>(pipe_);
                     FixTarget(v, target - col0, target, lpTarget, lse);
