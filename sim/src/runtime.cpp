@@ -90,6 +90,16 @@ void fill_by_op(KernelCounters& c, const OpRepeats& ops) {
         if (ops[i]) c.vectorRepeatsByOp[vec_op_name(VecOp(i))] = ops[i];
 }
 
+// The last launch's total with its by-op map, without building the per-block maps.
+KernelCounters last_launch_total() {
+    KernelCounters c = t_last.stats.total;
+    OpRepeats sum{};
+    for (const OpRepeats& b : t_last.ops)
+        for (size_t i = 0; i < sum.size(); ++i) sum[i] += b[i];
+    fill_by_op(c, sum);
+    return c;
+}
+
 // Thrown into blocks waiting in SyncAll when another block failed.
 struct AbortLaunch {};
 
@@ -587,7 +597,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
                                                "body compiled out, e.g. under #if __CCE_AICORE__ == 220?)");
     t_last.stats = std::move(s);
     t_last.ops = std::move(L.perBlockOps);
-    t_recentTotals.push_back(last_launch_stats().total);
+    t_recentTotals.push_back(last_launch_total());
     if (t_recentTotals.size() > kRecentTotals) t_recentTotals.pop_front();
     print_continued(L);
     t_last.reports = std::move(L.reports);
@@ -615,12 +625,8 @@ uint64_t continued_report_sites() { return detail::g_continuedSites; }
 LaunchStats last_launch_stats() {
     using namespace detail;
     LaunchStats s = t_last.stats;
-    OpRepeats sum{};
-    for (size_t b = 0; b < s.perBlock.size(); ++b) {
-        fill_by_op(s.perBlock[b], t_last.ops[b]);
-        for (size_t i = 0; i < sum.size(); ++i) sum[i] += t_last.ops[b][i];
-    }
-    fill_by_op(s.total, sum);
+    for (size_t b = 0; b < s.perBlock.size(); ++b) fill_by_op(s.perBlock[b], t_last.ops[b]);
+    s.total = last_launch_total();
     return s;
 }
 
