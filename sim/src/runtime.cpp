@@ -25,6 +25,7 @@
 #include "ascend_sim/runtime_state.h"
 #include "ascend_sim/twin_program.h"
 #include "fiber.h"
+#include "recent_launches.h"
 #include "timing_trace.h"
 
 namespace ascend_sim {
@@ -56,10 +57,7 @@ struct LastLaunch {
     std::vector<ContinuedReport> reports;
 };
 thread_local LastLaunch t_last;
-// The totals of the calling thread's last kRecentTotals launches, newest last, by-op
-// maps filled: an operator that queues several kernels reports their sum.
-constexpr size_t kRecentTotals = 8;
-thread_local std::deque<KernelCounters> t_recentTotals;
+thread_local RecentLaunches<KernelCounters> t_recentTotals;  // by-op maps filled
 
 // Every launch's continued reports, for a CPU-twin program's exit status.
 std::atomic<uint64_t> g_continuedHits{0}, g_continuedSites{0};
@@ -597,8 +595,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
                                                "body compiled out, e.g. under #if __CCE_AICORE__ == 220?)");
     t_last.stats = std::move(s);
     t_last.ops = std::move(L.perBlockOps);
-    t_recentTotals.push_back(last_launch_total());
-    if (t_recentTotals.size() > kRecentTotals) t_recentTotals.pop_front();
+    t_recentTotals.push(last_launch_total());
     print_continued(L);
     t_last.reports = std::move(L.reports);
     if (L.failures.empty() && L.traces) timing_launch_end(std::move(traces), L.name, L.prof.name);
@@ -613,11 +610,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
 
 std::vector<ContinuedReport> last_launch_reports() { return detail::t_last.reports; }
 
-std::vector<KernelCounters> recent_launch_totals(size_t n) {
-    const auto& r = detail::t_recentTotals;
-    const size_t k = std::min(n, r.size());
-    return std::vector<KernelCounters>(r.end() - static_cast<std::ptrdiff_t>(k), r.end());
-}
+std::vector<KernelCounters> recent_launch_totals(size_t n) { return detail::t_recentTotals.last(n); }
 
 uint64_t continued_report_hits() { return detail::g_continuedHits; }
 uint64_t continued_report_sites() { return detail::g_continuedSites; }

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
 
+#include "recent_launches.h"
 #include "timing_trace.h"
 
 namespace ascend_sim {
@@ -24,13 +24,7 @@ const char* env(const char* name) {
 }
 
 thread_local std::shared_ptr<TimingRecording> t_lastRec;  // the newest timed launch's recording
-constexpr size_t kRecent = 8;
-thread_local std::deque<LaunchTiming> t_recent;  // the last kRecent launches' timings, newest last
-
-void remember(const LaunchTiming& t) {
-    t_recent.push_back(t);
-    if (t_recent.size() > kRecent) t_recent.pop_front();
-}
+thread_local detail::RecentLaunches<LaunchTiming> t_recent;
 
 std::mutex g_fileMu;
 
@@ -89,12 +83,9 @@ bool timing_enabled() {
     throw std::invalid_argument("[ascend_sim] ASCEND_XENT_TIMING=" + s + " is not 0 or 1");
 }
 
-LaunchTiming last_launch_timing() { return t_recent.empty() ? LaunchTiming{} : t_recent.back(); }
+LaunchTiming last_launch_timing() { return t_recent.empty() ? LaunchTiming{} : t_recent.newest(); }
 
-std::vector<LaunchTiming> recent_launch_timings(size_t n) {
-    const size_t k = std::min(n, t_recent.size());
-    return std::vector<LaunchTiming>(t_recent.end() - static_cast<std::ptrdiff_t>(k), t_recent.end());
-}
+std::vector<LaunchTiming> recent_launch_timings(size_t n) { return t_recent.last(n); }
 
 std::shared_ptr<const TimingRecording> last_launch_recording() { return t_lastRec; }
 
@@ -184,14 +175,14 @@ void timing_launch_end(std::vector<TimingTrace>&& traces, const std::string& ker
     for (TimingTrace& t : traces)
         if (t.pendingUb | t.pendingGm) t.flush_scalar();
     t_lastRec = std::make_shared<TimingRecording>(TimingRecording{std::move(traces), kernel, soc});
-    remember(replay(t_lastRec->traces, timing_params(soc), kernel, soc, nullptr));
-    if (const char* path = env("ASCEND_XENT_PROFILE")) append_line(path, profile_json(t_recent.back()));
+    t_recent.push(replay(t_lastRec->traces, timing_params(soc), kernel, soc, nullptr));
+    if (const char* path = env("ASCEND_XENT_PROFILE")) append_line(path, profile_json(t_recent.newest()));
     if (const char* path = env("ASCEND_XENT_TRACE")) write_file(path, chrome_trace_json_last_launch());
 }
 
 void timing_launch_untimed() {
     t_lastRec.reset();
-    remember(LaunchTiming{});
+    t_recent.push(LaunchTiming{});
 }
 
 }  // namespace detail
