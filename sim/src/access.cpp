@@ -387,6 +387,40 @@ GmRows gm_rows(uint64_t lo, uint64_t gmSpan, uint64_t payload, uint64_t count) {
     if (count <= 1 || len == 0 || gmSpan == count * len) return GmRows{lo, gmSpan, gmSpan, 1};
     return GmRows{lo, len, (gmSpan - len) / (count - 1), count};
 }
+
+// The bytes a UB->GM DMA leaves in GM when they repeat every 8 B, by GM address:
+// byte a % 8 of *fill is the byte written at a (GmRecord::fill). Fewer than 8 B
+// written: a fill only of one repeated byte.
+bool dma_fill(const UbRef& ub, const UbBlocks& blocks, uint64_t gmLo, uint64_t gmSpan, uint64_t payload,
+              uint64_t* fill) {
+    const uint64_t n = blocks.count, len = n ? payload / n : 0;
+    if (!len) return false;
+    const uint64_t gmPitch = n > 1 ? (gmSpan - len) / (n - 1) : 0;
+    uint8_t pat[8];
+    uint32_t seen = 0;  // bit r: pat[r] is known
+    for (uint64_t i = 0; i < n; ++i) {
+        const auto* s = static_cast<const uint8_t*>(ub.p) + i * blocks.pitch + blocks.lo;
+        if (len > 8 && std::memcmp(s, s + 8, len - 8) != 0) return false;  // not 8-periodic
+        const uint64_t at = gmLo + i * gmPitch;
+        for (uint64_t k = 0; k < len && k < 8; ++k) {
+            const uint32_t r = uint32_t((at + k) & 7);
+            if (seen >> r & 1) {
+                if (pat[r] != s[k]) return false;
+            } else {
+                pat[r] = s[k];
+                seen |= 1u << r;
+            }
+        }
+    }
+    if (seen != 0xFF) {
+        const int r0 = __builtin_ctz(seen);
+        for (int r = 0; r < 8; ++r)
+            if (seen >> r & 1 && pat[r] != pat[r0]) return false;
+        std::memset(pat, pat[r0], 8);
+    }
+    std::memcpy(fill, pat, 8);
+    return true;
+}
 }  // namespace
 
 void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbRef& ub, uint64_t ubSpan,
@@ -406,9 +440,12 @@ void dma(const char* api, bool toUb, const GmRef& gm, uint64_t gmSpan, const UbR
     const GmRows rows = gm_rows(reinterpret_cast<uint64_t>(gm.p), gmSpan, payload, blocks.count);
     const Instr in = b.hz.issue(toUb ? P_MTE2 : P_MTE3, api);
     t_dma(b, api, toUb, rows.lo, rows.len, rows.pitch, rows.count, payload, gm.cacheMode);
+    const uint8_t atomic = toUb ? 0 : b.atomic.code();
+    uint64_t fill;
+    const bool filled = !toUb && !atomic && dma_fill(ub, blocks, rows.lo, gmSpan, payload, &fill);
     rows.each([&](uint64_t lo, uint64_t hi) {
         dcache_on_dma(b, api, lo, hi, toUb);
-        add_gm_record(b, in, lo, hi, !toUb, toUb ? 0 : b.atomic.code());
+        add_gm_record(b, in, lo, hi, !toUb, atomic, filled ? &fill : nullptr);
     });
     if (toUb) {
         rows.each([&](uint64_t lo, uint64_t hi) { b.hz.access(api, in, Space::GM, lo, hi, false); });

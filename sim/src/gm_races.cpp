@@ -9,14 +9,20 @@
 // each SyncAll and at kernel end from the recorded intervals: sort (each block
 // its own, then a merge), then one sweep keeping, for each kind of access
 // (read, plain write, each atomic mode), the two furthest-reaching intervals
-// of distinct blocks.
+// of distinct blocks. Two plain writes that leave the same bytes wherever both
+// write (GmRecord::fill: every block's InitOutput of one output) leave the GM the
+// same in either order: that pair is a warning at the launch's sameBytesRace level
+// (sim.h), and a sweep that meets one checks every overlapping pair instead, so
+// that it cannot hide a race of different bytes behind it.
 #include <algorithm>
+#include <cstring>
 
 #include "ascend_sim/runtime_state.h"
 
 namespace ascend_sim::detail {
 
-void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic) {
+void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic,
+                   const uint64_t* fill) {
     // Streaming: extend a recent record of the same kind that this range continues
     // (exact: the record becomes the union of two touching intervals). Looking a few
     // records back keeps interleaved streams (logProb in, out back, per-row inputs)
@@ -26,13 +32,17 @@ void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool wri
     for (size_t k = 1; k <= kLookBack && k <= n; ++k) {
         GmRecord& r = b.records[n - k];
         if (r.write == write && r.atomic == atomic && r.pipe == in.pipe && r.seg == b.seg && r.pub == b.seg &&
-            lo >= r.lo && lo <= r.hi) {
+            r.filled == (fill != nullptr) && (!fill || r.fill == *fill) && lo >= r.lo && lo <= r.hi) {
             if (hi > r.hi) r.hi = hi;
             r.seq = in.seq;
             return;
         }
     }
     b.records.push_back(GmRecord{lo, hi, b.idx, write, atomic, in.op, b.seg, b.seg, uint8_t(in.pipe), in.seq});
+    if (fill) {
+        b.records.back().filled = true;
+        b.records.back().fill = *fill;
+    }
 }
 
 namespace {
@@ -116,21 +126,43 @@ void sort_gm_records(std::vector<GmRecord>& v) {
 }
 
 namespace {
+// Two plain writes whose fills agree on every byte both write.
+bool same_bytes(const GmRecord& x, const GmRecord& y) {
+    if (!x.filled || !y.filled) return false;
+    const uint64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+    uint8_t px[8], py[8];
+    std::memcpy(px, &x.fill, 8);
+    std::memcpy(py, &y.fill, 8);
+    for (uint64_t a = lo; a < hi && a < lo + 8; ++a)
+        if (px[a & 7] != py[a & 7]) return false;
+    return true;
+}
+
 void report(const char* api, const GmRecord& x, const GmRecord& y, Launch& L) {
     const GmRecord& a = x.block < y.block ? x : y;
     const GmRecord& c = x.block < y.block ? y : x;
-    const std::string site = std::string("GM race|") + access_word(a) + "|" + a.op + "|" + access_word(c) + "|" + c.op;
-    report_or_throw(&L, site, [&] {
+    const bool same = same_bytes(a, c);
+    if (same && L.sameBytesRace == 0) return;
+    const std::string site = std::string(same ? "GM race of the same bytes|" : "GM race|") + access_word(a) + "|" +
+                             a.op + "|" + access_word(c) + "|" + c.op;
+    auto what = [&] {
         const uint64_t lo = std::max(a.lo, c.lo), hi = std::min(a.hi, c.hi);
-        std::string what = "[ascend_sim] GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) +
-                           ", " + L.name + "): GM [" + gm_describe_range(lo, hi) + ") is " +
-                           access_word(a) + " by block " + std::to_string(a.block) + " (" + a.op + ") and " +
-                           access_word(c) + " by block " + std::to_string(c.block) + " (" + c.op + ") with no " +
-                           (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
-                                          : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
-                           " in between";
-        return SimViolation(api, a.block, "inter-block GM race", what);
-    });
+        std::string w = "GM race (blocks " + std::to_string(a.block) + " and " + std::to_string(c.block) + ", " +
+                        L.name + "): GM [" + gm_describe_range(lo, hi) + ") is " + access_word(a) + " by block " +
+                        std::to_string(a.block) + " (" + a.op + ") and " + access_word(c) + " by block " +
+                        std::to_string(c.block) + " (" + c.op + ") with no " +
+                        (L.gmFlagsUsed ? "SyncAll, IBSet/IBWait pair or GM flag"
+                                       : L.ibUsed ? "SyncAll or IBSet/IBWait pair" : "SyncAll") +
+                        " in between";
+        if (same)
+            w += "; both wrote the same bytes there, so the result does not depend on their order";
+        return w;
+    };
+    if (same && L.sameBytesRace == 1) {
+        warn_once_lazy(site, [&] { return what() + " (ASCEND_XENT_SAME_BYTES_RACE=error stops here)"; });
+        return;
+    }
+    report_or_throw(&L, site, [&] { return SimViolation(api, a.block, "inter-block GM race", "[ascend_sim] " + what()); });
 }
 
 // Did x happen before y, or y before x, through IBSet/IBWait pairs or GM flags?
@@ -147,9 +179,10 @@ bool flag_pair(const GmRecord& x, const GmRecord& y, const Launch& L) {
 }
 
 // With inter-core flags in play the furthest-reaching interval of another block
-// may be ordered while a shorter one is not: every overlapping pair is checked
+// may be ordered while a shorter one is not, and a pair of writes of the same bytes
+// may hide a shorter one of different bytes: every overlapping pair is checked
 // (the records still live when the next one starts).
-void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L) {
+void check_every_pair(const char* api, const std::vector<GmRecord>& all, Launch& L) {
     std::vector<const GmRecord*> live;
     for (const GmRecord& r : all) {
         size_t n = 0;
@@ -157,7 +190,7 @@ void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L)
             if (o->hi > r.lo) live[n++] = o;
         live.resize(n);
         for (const GmRecord* o : live)
-            if (o->block != r.block && kinds_conflict(kind_of(*o), kind_of(r)) && !ordered(*o, r, L) &&
+            if (o->block != r.block && kinds_conflict(kind_of(*o), kind_of(r)) && !(L.ibUsed && ordered(*o, r, L)) &&
                 !flag_pair(*o, r, L))
                 report(api, *o, r, L);
         live.push_back(&r);
@@ -168,12 +201,13 @@ void check_ordered(const char* api, const std::vector<GmRecord>& all, Launch& L)
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L) {
     const std::vector<GmRecord> all = merged(perBlock);
     if (L.ibUsed) {
-        check_ordered(api, all, L);
+        check_every_pair(api, all, L);
         L.flagRanges.clear();  // the next epoch learns its own
         return;
     }
     Top top[kKinds][2];
     uint32_t seen = 0;  // bit k: top[k] holds a record
+    std::vector<std::pair<const GmRecord*, const GmRecord*>> found;
     for (const GmRecord& r : all) {
         const int k = kind_of(r);
         const GmRecord* o = nullptr;
@@ -181,10 +215,12 @@ void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBloc
             const int j = __builtin_ctz(m);
             if (kinds_conflict(k, j)) o = conflict(top[j][0], top[j][1], r);
         }
-        if (o) report(api, *o, r, L);
+        if (o && same_bytes(*o, r)) return check_every_pair(api, all, L);
+        if (o) found.emplace_back(o, &r);
         push(top[k][0], top[k][1], r);
         seen |= 1u << k;
     }
+    for (const auto& [o, r] : found) report(api, *o, *r, L);
 }
 
 }  // namespace ascend_sim::detail

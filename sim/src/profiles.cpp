@@ -33,6 +33,7 @@ std::atomic<uint32_t> g_cores{0};   // 0 = env or profile
 std::atomic<uint32_t> g_threads{0}; // 0 = env or hardware
 std::atomic<int> g_initcheck{-1};   // -1 = env or warn
 std::atomic<int> g_past_tensor{-1};    // -1 = env or warn
+std::atomic<int> g_same_bytes_race{-1};  // -1 = env or warn
 std::atomic<int> g_auto_sync{-1};   // -1 = env or on
 std::atomic<int> g_continue{-1};    // -1 = env or off
 
@@ -144,6 +145,8 @@ void set_initcheck(int mode) { set_level(g_initcheck, "set_initcheck", mode); }
 int initcheck_mode() { return level(g_initcheck, "ASCEND_XENT_INITCHECK"); }
 void set_past_tensor(int mode) { set_level(g_past_tensor, "set_past_tensor", mode); }
 int past_tensor_mode() { return level(g_past_tensor, "ASCEND_XENT_PAST_TENSOR"); }
+void set_same_bytes_race(int mode) { set_level(g_same_bytes_race, "set_same_bytes_race", mode); }
+int same_bytes_race_mode() { return level(g_same_bytes_race, "ASCEND_XENT_SAME_BYTES_RACE"); }
 bool initcheck_enabled() { return initcheck_mode() != 0; }
 
 void set_auto_sync(int on) { g_auto_sync = on < 0 ? -1 : (on ? 1 : 0); }

@@ -485,6 +485,7 @@ void run_kernel(const char* name, uint32_t blockDim, const SocProfile& profile, 
     L.initcheck = initcheck_mode() != 0;
     L.initcheckError = initcheck_mode() == 2;
     L.pastTensor = past_tensor_mode();
+    L.sameBytesRace = same_bytes_race_mode();
     L.autoSync = auto_sync_enabled();
     L.continueOnReport = continue_on_report_enabled();
     L.perBlock.assign(blockDim, {});

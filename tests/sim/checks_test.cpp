@@ -711,7 +711,7 @@ XTEST(gm_race_between_blocks) {
                                   [&] {
                                       Calc c(512);
                                       auto t = c.get<float>();
-                                      fill_for_mte3(t, 1.0f, 128);
+                                      fill_for_mte3(t, float(GetBlockIdx() + 1), 128);  // different bytes
                                       DataCopy(global(x.p, 256)[GetBlockIdx() * 32], t, 128);  // 512 B windows 128 B apart
                                   }),
                        "GM race (blocks 0 and 1", "GM [out+0x0080, out+0x0200)", "written by block 0",
@@ -729,8 +729,8 @@ XTEST(gm_race_found_across_unsorted_block_records) {
             Calc c(256);
             const auto g = global(x.p, 2048);
             auto t = c.get<float>();
-            fill_for_mte3(t, 1.0f, 64);
             const uint32_t i = uint32_t(GetBlockIdx());
+            fill_for_mte3(t, float(i + 1), 64);  // different bytes per block
             DataCopy(g[1024 + i * 64], t, 64);  // 256 B windows, disjoint
             DataCopy(g[i * 64], t, 64);
             if (i == overlapBlock) DataCopy(g[(i + 1) * 64 + 32], t, 32);  // into block i+1's low window

@@ -382,6 +382,10 @@ struct GmRecord {
     uint32_t pub = 0;
     uint8_t pipe = 0;  // the pipe of the access and its last instruction there,
     uint64_t seq = 0;  // for whether it has completed when a GM flag is written
+    // A plain DMA write whose bytes repeat every 8 B (InitOutput, a DataCopy of a
+    // Duplicate's zeros): `fill` holds, at byte a % 8, the byte it leaves at GM address a.
+    bool filled = false;
+    uint64_t fill = 0;
 };
 
 // ---- events ----
@@ -524,6 +528,7 @@ struct Launch {
     bool initcheck = true;
     bool initcheckError = false;  // an uninitialised read stops the launch (else a warning)
     int pastTensor = 1;           // an access past its tensor in memory that exists: 0 silent, 1 warning, 2 error
+    int sameBytesRace = 1;        // an inter-block GM race of writes that agree on their bytes: the same levels
     bool autoSync = true;
 
     std::mutex mu;
@@ -655,7 +660,9 @@ bool gm_lookup(uint64_t lo, uint64_t hi, GmHit* hit);  // [lo,hi) inside one reg
 
 // gm_races.cpp: overlapping GM accesses of different blocks in one epoch.
 void check_gm_races(const char* api, std::vector<std::vector<GmRecord>>& perBlock, Launch& L);
-void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic = 0);
+// fill: the bytes of a plain DMA write that repeat every 8 B (GmRecord::fill), or null.
+void add_gm_record(Block& b, const Instr& in, uint64_t lo, uint64_t hi, bool write, uint8_t atomic = 0,
+                   const uint64_t* fill = nullptr);
 // Puts one block's records in the race check's order (done by each block's own
 // thread, so the check at the barrier only merges).
 void sort_gm_records(std::vector<GmRecord>& v);

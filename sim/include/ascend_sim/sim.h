@@ -64,6 +64,16 @@ bool initcheck_enabled();  // mode != 0
 // -1 = back to env/default.
 void set_past_tensor(int mode);
 int past_tensor_mode();
+// An inter-block GM race of two plain writes that leave the same bytes wherever both
+// write (every block's InitOutput of one output): the GM holds the same bytes in either
+// order, so the result does not depend on it (msSanitizer's racecheck compares no
+// values and lists the pair as a potential WAW hazard). A race of different bytes
+// always stops. Read at each launch: 0 not reported; 1 a warning printed once per
+// site (the default); 2 an error that stops the launch (or is listed, under continue
+// on report). set_same_bytes_race(0 / 1 / 2) > ASCEND_XENT_SAME_BYTES_RACE (0, 1 or
+// warn, error) > 1. -1 = back to env/default.
+void set_same_bytes_race(int mode);
+int same_bytes_race_mode();
 // What the hazard checker assumes the compiler inserted, read at each launch:
 // on = --cce-auto-sync=on, CANN's default for kernel-launch and custom-operator
 // builds (V->V barriers and the syncs between PIPE_S tensor accesses and V, MTE2,
