@@ -1,9 +1,15 @@
 // The vector steps the fused loss-and-gradient launch adds to the forward, on the fp32
 // values of one row or one column tile of a row:
-//   softcap     y = cap * tanh(x / cap) = cap - 2 cap / (exp(2 x / cap) + 1)
-//               (exp overflows to inf for x >> cap and gives cap exactly; -inf gives -cap)
+//   softcap     y = cap * tanh(x / cap), with w = 2 x / cap:
+//               |w| < 2 kTanhSmall: tanh = w * P(w^2), the Taylor series of tanh(w / 2)
+//                 through (w / 2)^9 (a relative error below 2^-24 there)
+//               else:  tanh = 1 - 2 / (exp(w) + 1) (exp overflows to inf for w >> 1 and
+//                 gives 1 exactly; -inf gives -1), which cancels only near w = 0
+//               picked lane by lane (CompareScalar + Select): accurate for every cap
 //   gradient    d_j = (exp(logProb_j) * scale - smooth * w_j) * slope_j
-//               slope_j = 1 - tanh_j^2 = 1 - ((logProb_j + lse) / cap)^2 with a softcap, else 1
+//               slope_j = 1 - tanh_j^2 with a softcap, else 1, tanh_j = (z_j + max) / cap
+//               from z_j = y_j - max (kept for it: log_prob = z - ln sum has lost the low
+//               bits of y that a small cap's tanh needs), not from log_prob + lse
 // The target column's - nll * slope_t is a scalar fix-up in fp32 after these steps, so a
 // 16-bit gradient is rounded once, from the fp32 value of the true class too.
 #pragma once
@@ -14,9 +20,40 @@
 
 namespace xent {
 
-__aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const CrossEntropyLossTilingData& t, int64_t n) {
+// Below this |x / cap| tanh comes from its series (error < 2^-24 relative), at and above
+// it from exp (about 9 * 2^-24 relative at the switch with a correctly rounded exp, less above).
+constexpr float kTanhSmall = 0.3f;
+// The series of tanh(w / 2) / w in u = w^2: c_k = a_k / (2 * 4^k), a_k tanh's Taylor
+// coefficients 1, -1/3, 2/15, -17/315, 62/2835 (powers of 2 scale them exactly).
+constexpr float kTanhSeries[5] = {0.5f, -1.0f / 24.0f, 2.0f / 480.0f, -17.0f / 40320.0f, 62.0f / 1451520.0f};
+
+// x (n floats) -> cap * tanh(x / cap) in place. e: n floats of scratch, and CompareScalar
+// reads it to n rounded up to 64 (a whole 256-byte repeat: those lanes' bits go unused);
+// mask: that many bits.
+__aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const AscendC::LocalTensor<float>& e,
+                               const AscendC::LocalTensor<uint8_t>& mask, const CrossEntropyLossTilingData& t,
+                               int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
-    AscendC::Muls(x, x, t.twoOverSoftcap, count);
+    AscendC::Muls(x, x, t.twoOverSoftcap, count);  // w
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Mul(e, x, x, count);  // u = w^2 (inf for a large or infinite w, NaN for NaN)
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::CompareScalar(mask, e, 4.0f * kTanhSmall * kTanhSmall, AscendC::CMPMODE::LT,
+                           static_cast<uint32_t>((n + 63) / 64 * 64));  // the series' lanes (NaN: not)
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(e, e, kTanhSeries[4], count);  // Horner in u = w * w
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(e, e, kTanhSeries[3], count);
+    AscendC::PipeBarrier<PIPE_V>();
+    for (int k = 2; k >= 0; --k) {
+        AscendC::Mul(e, e, x, count);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Mul(e, e, x, count);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Adds(e, e, kTanhSeries[k], count);
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+    AscendC::Mul(e, e, x, count);  // tanh from the series
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Exp(x, x, count);
     AscendC::PipeBarrier<PIPE_V>();
@@ -24,35 +61,40 @@ __aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const Cross
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Reciprocal(x, x, count);
     AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Muls(x, x, -2.0f * t.softcap, count);
+    AscendC::Muls(x, x, -2.0f, count);
     AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(x, x, t.softcap, count);
+    AscendC::Adds(x, x, 1.0f, count);  // tanh from exp
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Select(x, mask, e, x, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(count));
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(x, x, t.softcap, count);
     AscendC::PipeBarrier<PIPE_V>();
 }
 
-// 1 - tanh^2 of one value, tanh = (logProb + lse) / cap: the target column's slope.
-__aicore__ inline float SoftcapSlope(const CrossEntropyLossTilingData& t, float logProb, float lse) {
+// 1 - tanh^2 of one value, tanh = (z + max) / cap, z = y - max: the target column's slope.
+__aicore__ inline float SoftcapSlope(const CrossEntropyLossTilingData& t, float z, float max) {
     if (!t.hasSoftcap) return 1.0f;
-    const float th = (logProb + lse) * t.invSoftcap;
+    const float th = (z + max) * t.invSoftcap;
     return 1.0f - th * th;
 }
 
-// v: logProb in, the gradient but for the target's fix-up out. scratch: n floats (the
-// softcap's slope, or exp(logProb) on its way to v: a step from one tile to the other does
-// not read and write one UB bank); weight: the weight of v's columns (weighted smoothing).
-// A row that counts for nothing (ignored, bad target) is torch's 0 * softmax, lse - lse: 0,
-// or NaN throughout where its softmax is NaN (an infinite max or a NaN logit: lse not finite).
+// v: logProb in (with a softcap z = y - max, logProb = z - lnSum), the gradient but for the
+// target's fix-up out. scratch: n floats (the softcap's slope, or exp(logProb) on its way
+// to v: a step from one tile to the other does not read and write one UB bank); weight:
+// the weight of v's columns (weighted smoothing). A row that counts for nothing (ignored,
+// bad target) is torch's 0 * softmax, lse - lse: 0, or NaN throughout where its softmax is
+// NaN (an infinite max or a NaN logit: lse not finite).
 __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const AscendC::LocalTensor<float>& scratch,
                                    const AscendC::LocalTensor<float>& weight, const CrossEntropyLossTilingData& t,
-                                   bool live, const RowTerms& terms, float lse, int64_t n) {
+                                   bool live, const RowTerms& terms, float max, float lnSum, float lse, int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
     if (!live) {
         AscendC::Duplicate(v, lse - lse, count);
         AscendC::PipeBarrier<PIPE_V>();
         return;
     }
-    if (t.hasSoftcap) {  // the slope in scratch, exp(logProb) * scale in v
-        AscendC::Adds(scratch, v, lse, count);
+    if (t.hasSoftcap) {  // the slope in scratch, exp(z - lnSum) * scale in v
+        AscendC::Adds(scratch, v, max, count);
         AscendC::PipeBarrier<PIPE_V>();
         AscendC::Muls(scratch, scratch, t.invSoftcap, count);
         AscendC::PipeBarrier<PIPE_V>();
@@ -61,6 +103,7 @@ __aicore__ inline void RowGradient(const AscendC::LocalTensor<float>& v, const A
         AscendC::Muls(scratch, scratch, -1.0f, count);
         AscendC::PipeBarrier<PIPE_V>();
         AscendC::Adds(scratch, scratch, 1.0f, count);
+        AscendC::Adds(v, v, -lnSum, count);
         AscendC::PipeBarrier<PIPE_V>();
         AscendC::Exp(v, v, count);
         AscendC::PipeBarrier<PIPE_V>();

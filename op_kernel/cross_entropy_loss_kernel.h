@@ -89,6 +89,12 @@ public:
                 slotFreedByMte3_[b] = pipe_.template AllocEventID<AscendC::HardEvent::MTE3_MTE2>();
             }
         }
+        // The softcap's CompareScalar reads the exp tile in whole 64-value repeats, past
+        // the values it is given: those lanes hold something defined.
+        if (t_.hasSoftcap) {
+            AscendC::Duplicate(expBuf_.Get<float>(), 0.0f, static_cast<int32_t>(t_.expBufBytes / 4));
+            AscendC::PipeBarrier<PIPE_V>();
+        }
         userWs_ = a.userWorkspace;
         weights_.gm = weightGm_;
         s_.classWeightSum = t_.grad.classCount;
@@ -191,7 +197,14 @@ private:
             AscendC::Cast(Work(), x, AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(rows * Pitch(t_.c)));
             AscendC::PipeBarrier<PIPE_V>();
         }
-        if (t_.hasSoftcap) Softcap(Work(), t_, rows * Pitch(t_.c));
+        if (t_.hasSoftcap)
+            for (int64_t r = 0; r < rows; ++r) Softcap(Work()[r * Pitch(t_.c)], t_.c);
+    }
+
+    // Softcap of n values in place; the exp tile and the reduce tmp (as its mask) are free
+    // between the steps that use them.
+    __aicore__ inline void Softcap(const AscendC::LocalTensor<float>& v, int64_t n) {
+        xent::Softcap(v, expBuf_.Get<float>(), tmpBuf_.Get<uint8_t>(), t_, n);
     }
 
     // Whole rows: the tile's fp32 log_prob (or gradient) back to T and out to logProb from row0.
@@ -317,6 +330,17 @@ private:
         }
     }
 
+    // Softcap: v holds z = y - max (kept for the slope); log_prob = z - lnSum goes to the
+    // exp tile, where the smoothing sum takes it (the same values FinishLogProb's gives).
+    __aicore__ inline void CappedSmoothingSum(const AscendC::LocalTensor<float>& v, float lnSum, int64_t col0,
+                                              int64_t cols, const AscendC::LocalTensor<float>& slot) {
+        if (!t_.smoothing) return;
+        const AscendC::LocalTensor<float> e = expBuf_.Get<float>();
+        AscendC::Adds(e, v, -lnSum, static_cast<int32_t>(cols));
+        AscendC::PipeBarrier<PIPE_V>();
+        SmoothingSum(e, col0, cols, slot);
+    }
+
     // weight[col0, col0 + cols) in UB: a view of the resident weight, or loaded.
     __aicore__ inline AscendC::LocalTensor<float> WeightColumns(int64_t col0, int64_t cols) {
         AscendC::LocalTensor<float> w = weightBuf_.Get<float>();
@@ -361,18 +385,27 @@ private:
         WaitPipe<AscendC::HardEvent::V_S>(pipe_);
         for (int64_t r = 0; r < rows; ++r) lnSum_[r] = lnSum.GetValue(static_cast<uint32_t>(r));
         WaitPipe<AscendC::HardEvent::S_V>(pipe_);
-        for (int64_t r = 0; r < rows; ++r) FinishLogProb(w[r * pitch], lnSum_[r], 0, c, Slot(kFwdSlotSmooth, r));
+        for (int64_t r = 0; r < rows; ++r) {
+            if (t_.hasSoftcap) {
+                CappedSmoothingSum(w[r * pitch], lnSum_[r], 0, c, Slot(kFwdSlotSmooth, r));
+            } else {
+                FinishLogProb(w[r * pitch], lnSum_[r], 0, c, Slot(kFwdSlotSmooth, r));
+            }
+        }
         WaitPipe<AscendC::HardEvent::V_S>(pipe_);
         for (int64_t r = 0; r < rows; ++r) {
             const int64_t target = static_cast<int64_t>(targetGm_.GetValue(static_cast<uint64_t>(row0 + r)));
             const bool live = RowIsLive(t_.ignoreIndex, c, row0 + r, target, bad_);
-            const float lpTarget = live ? w.GetValue(static_cast<uint32_t>(r * pitch + target)) : 0.0f;
+            float lpTarget = live ? w.GetValue(static_cast<uint32_t>(r * pitch + target)) : 0.0f;
+            if (t_.hasSoftcap) {  // the tile holds z = y - max: log_prob as the Adds would give it
+                zTarget_[r] = lpTarget;
+                lpTarget = live ? lpTarget - lnSum_[r] : 0.0f;
+            }
             const float smooth = t_.smoothing ? Slot(kFwdSlotSmooth, r).GetValue(0) : 0.0f;
             SetRow(r, live, target, lpTarget, smooth, Lse(max_[r], lnSum_[r]));
             if (t_.fused) {
                 live_[r] = live;
                 target_[r] = target;
-                lpTarget_[r] = lpTarget;
             }
         }
         WaitPipe<AscendC::HardEvent::S_V>(pipe_);
@@ -380,11 +413,13 @@ private:
             for (int64_t r = 0; r < rows; ++r) {
                 const float lse = Lse(max_[r], lnSum_[r]);
                 RowGradient(w[r * pitch], expBuf_.Get<float>(), LoadedWeightColumns(0), t_, live_[r],
-                            GradTerms(live_[r], target_[r], lse), lse, c);
+                            GradTerms(live_[r], target_[r], lse), max_[r], lnSum_[r], lse, c);
             }
             WaitPipe<AscendC::HardEvent::V_S>(pipe_);
             for (int64_t r = 0; r < rows; ++r)
-                if (live_[r]) FixTarget(w, r * pitch + target_[r], target_[r], lpTarget_[r], Lse(max_[r], lnSum_[r]));
+                if (live_[r])
+                    FixTarget(w, r * pitch + target_[r], target_[r], Lse(max_[r], lnSum_[r]),
+                              SoftcapSlope(t_, zTarget_[r], max_[r]));
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
         }
@@ -432,11 +467,15 @@ private:
         // gradient comes from x (RowGradientFromX), the target's log_prob from the scalar
         // unit, (x - max) - ln sum as the two Adds would give it.
         const bool fromX = t_.fused && !t_.hasSoftcap && !t_.smoothing;
-        float smooth = 0.0f, lpTarget = 0.0f;
+        float smooth = 0.0f, lpTarget = 0.0f, zTarget = 0.0f;
         for (int64_t col0 = 0; col0 < t_.c; col0 += t_.tileCols) {
             const int64_t cols = ColsAt(col0);
             const AscendC::LocalTensor<float> v = TakeTile(cols);
-            if (!fromX) {
+            if (t_.hasSoftcap) {  // v = z = y - max, which the slope needs; log_prob in e for the smoothing
+                AscendC::Adds(v, v, -m, static_cast<int32_t>(cols));
+                AscendC::PipeBarrier<PIPE_V>();
+                CappedSmoothingSum(v, lnSum, col0, cols, Slot(kFwdSlotSmooth, 0));
+            } else if (!fromX) {
                 AscendC::Adds(e, v, -m, static_cast<int32_t>(cols));
                 AscendC::PipeBarrier<PIPE_V>();
                 AscendC::Adds(v, e, -lnSum, static_cast<int32_t>(cols));  // v = log_prob
@@ -450,6 +489,10 @@ private:
                 if (hasTarget) {
                     lpTarget = v.GetValue(static_cast<uint32_t>(target - col0));
                     if (fromX) lpTarget = (lpTarget - m) - lnSum;
+                    if (t_.hasSoftcap) {
+                        zTarget = lpTarget;
+                        lpTarget = lpTarget - lnSum;
+                    }
                 }
                 WaitPipe<AscendC::HardEvent::S_V>(pipe_);
             }
@@ -457,11 +500,11 @@ private:
                 if (fromX) {
                     RowGradientFromX(v, e, live, terms, m, sum, lse, cols);
                 } else {
-                    RowGradient(v, e, LoadedWeightColumns(col0), t_, live, terms, lse, cols);
+                    RowGradient(v, e, LoadedWeightColumns(col0), t_, live, terms, m, lnSum, lse, cols);
                 }
                 if (hasTarget) {
                     WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-                    FixTarget(v, target - col0, target, lpTarget, lse);
+                    FixTarget(v, target - col0, target, lse, SoftcapSlope(t_, zTarget, m));
                     WaitPipe<AscendC::HardEvent::S_V>(pipe_);
                     WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
                 }
@@ -536,7 +579,7 @@ private:
             AscendC::Cast(v, SlotTile(b), AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(cols));
             AscendC::PipeBarrier<PIPE_V>();
         }
-        if (t_.hasSoftcap) Softcap(v, t_, cols);
+        if (t_.hasSoftcap) Softcap(v, cols);
         return v;
     }
 
@@ -595,12 +638,12 @@ private:
         return ComputeRowTerms(t_.grad, s_, 1.0f, 0.0f, lse, t_.hasWeight ? weights_.At(target) : 1.0f);
     }
 
-    // Fused: the target column's - nll (times the softcap's slope there), in fp32.
-    __aicore__ inline void FixTarget(const AscendC::LocalTensor<float>& v, int64_t index, int64_t target,
-                                     float lpTarget, float lse) {
+    // Fused: the target column's - nll times the softcap's slope there (1 without), in fp32.
+    __aicore__ inline void FixTarget(const AscendC::LocalTensor<float>& v, int64_t index, int64_t target, float lse,
+                                     float slope) {
         const float nll = GradTerms(true, target, lse).nll;
         const uint32_t i = static_cast<uint32_t>(index);
-        v.SetValue(i, v.GetValue(i) - nll * SoftcapSlope(t_, lpTarget, lse));
+        v.SetValue(i, v.GetValue(i) - nll * slope);
     }
 
     // The weight columns FinishLogProb used for the tile from col0 (weighted smoothing;
@@ -725,7 +768,7 @@ private:
     AscendC::TEventID slotLoaded_[kFwdSlots], slotFreedByV_[kFwdSlots], slotFreedByMte3_[kFwdSlots];
     bool live_[kFwdGroupRows];
     int64_t target_[kFwdGroupRows];
-    float lpTarget_[kFwdGroupRows];
+    float zTarget_[kFwdGroupRows];  // softcap: y - max at the target, for its slope
 };
 
 }  // namespace xent
