@@ -7,17 +7,22 @@
 // are asked for the source lines, inlined frames included (binutils' addr2line). The
 // site is the first line outside the simulator after its frames: the kernel's line
 // that called into it (through a function pointer too). Without debug info (-g) in
-// the kernel's object, or without addr2line, no site is named.
+// the kernel's object, or without addr2line, no site is named; nor when addr2line does
+// not finish in kAddr2lineTimeoutMs (it is killed, and not run again in this process).
 #include <elf.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -101,8 +106,32 @@ bool has_line_table_cached(const std::string& path) {
     return it->second;
 }
 
-// What `argv` prints on stdout ("" when it cannot run).
+// How long one addr2line may take. One that takes longer (a hung or very slow binary of
+// that name on PATH) is killed, with its process group (a script's children too), and
+// none is run again in this process: every later report would wait as long again.
+constexpr int kAddr2lineTimeoutMs = 10000;
+std::atomic<bool> g_gaveUp{false};
+
+int ms_left(std::chrono::steady_clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    return left.count() > 0 ? int(left.count()) : 0;
+}
+
+// Waits for pid until the deadline (true: it exited and is reaped).
+bool reap_by(pid_t pid, std::chrono::steady_clock::time_point deadline) {
+    for (;;) {
+        int status;
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) return true;
+        if (ms_left(deadline) == 0) return false;
+        usleep(1000);
+    }
+}
+
+// What `argv` prints on stdout within kAddr2lineTimeoutMs ("" when it cannot run, or
+// does not finish in time).
 std::string run(const std::vector<std::string>& argv) {
+    if (g_gaveUp.load()) return {};
     int fd[2];
     if (pipe(fd) != 0) return {};
     posix_spawn_file_actions_t fa;
@@ -111,20 +140,39 @@ std::string run(const std::vector<std::string>& argv) {
     posix_spawn_file_actions_addclose(&fa, fd[0]);
     posix_spawn_file_actions_addclose(&fa, fd[1]);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_t attr;  // a process group of its own, to kill it with its children
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid;
-    const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+    const int rc = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(fd[1]);
     std::string out;
     if (rc == 0) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kAddr2lineTimeoutMs);
+        bool eof = false;
         char buf[4096];
-        for (ssize_t k; (k = read(fd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR);)
+        while (!eof) {
+            pollfd p{fd[0], POLLIN, 0};
+            const int left = ms_left(deadline);
+            const int r = left > 0 ? poll(&p, 1, left) : 0;
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;  // the deadline (or a poll error)
+            const ssize_t k = read(fd[0], buf, sizeof buf);
             if (k > 0) out.append(buf, size_t(k));
-        int status;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            else if (k == 0 || errno != EINTR) eof = true;
+        }
+        if (!eof || !reap_by(pid, deadline)) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+            g_gaveUp.store(true);
+            out.clear();
         }
     }
     close(fd[0]);
