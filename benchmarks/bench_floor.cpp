@@ -74,12 +74,9 @@ struct Variant {
 };
 const Variant kVariants[] = {{0.0, false}, {0.1, false}, {0.0, true}, {0.1, true}};
 
-int Table(const std::string& dtypes, const std::string& classes) {
+int Table(const std::string& dtypes, const std::vector<int64_t>& classes) {
     std::vector<std::pair<int64_t, int64_t>> big;
-    for (const std::string& c : Split(classes)) {
-        const int64_t cc = std::atoll(c.c_str());
-        big.push_back({std::llround(std::ldexp(1.0, 27) / double(cc)), cc});
-    }
+    for (const int64_t cc : classes) big.push_back({std::llround(std::ldexp(1.0, 27) / double(cc)), cc});
     big.push_back({131073, 257});
     std::printf("MODEL (the simulator's timing model, not a measurement)\n\n%s", kFloorHead);
     for (const auto& [n, c] : big)
@@ -90,10 +87,10 @@ int Table(const std::string& dtypes, const std::string& classes) {
                 PrintFloorRow(k, xent_bench::ModelFloorRatio(k));
             }
     std::printf("\n%s", kLaunchHead);
-    for (const std::string& c : Split(classes))
+    for (const int64_t c : classes)
         for (const std::string& d : Split(dtypes)) {
             BackwardCase k;
-            k.n = 1, k.c = std::atoll(c.c_str()), k.dtype = d;
+            k.n = 1, k.c = c, k.dtype = d;
             PrintLaunchRow(k, xent_bench::ModelFloorRatio(k));
         }
     return 0;
@@ -118,12 +115,21 @@ double ParseReal(const std::string& flag, const std::string& s) {
     return v;
 }
 
+// --classes: a comma-separated list of class counts, each a whole number in [1, 2^30]
+// (a row of the table then has at least one row of N = 2^27 / C).
+std::vector<int64_t> ParseClasses(const std::string& s) {
+    std::vector<int64_t> v;
+    for (const std::string& c : Split(s)) v.push_back(ParseInt("--classes", c, 1, int64_t(1) << 30));
+    return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     BackwardCase k;
     bool table = false;
-    std::string dtypes = "fp32,fp16,bf16", classes = "257,4096,32000,128256,151936";
+    std::string dtypes = "fp32,fp16,bf16";
+    std::vector<int64_t> classes = {257, 4096, 32000, 128256, 151936};
     try {
         for (int i = 1; i < argc; ++i) {
             const std::string a = argv[i];
@@ -134,7 +140,7 @@ int main(int argc, char** argv) {
             if (a == "--n") k.n = ParseInt(a, next(), 1);
             else if (a == "--c") k.c = ParseInt(a, next(), 1);
             else if (a == "--dtype") k.dtype = dtypes = next();
-            else if (a == "--classes") classes = next();
+            else if (a == "--classes") classes = ParseClasses(next());
             else if (a == "--ls") k.labelSmoothing = ParseReal(a, next());
             else if (a == "--weight") k.weight = true;
             else if (a == "--zloss") k.zloss = true;
