@@ -5,8 +5,10 @@
 // made from them. A GM access past SetGlobalBuffer's size inside its allocation is made
 // too. A repeated form's dst written past its tensor inside UB (a Brcb whose last
 // repeat spills into the next buffer, which the kernel rewrites before reading it) is
-// made by the device as well. All are warnings (ASCEND_XENT_PAST_TENSOR=error makes them
-// stops); an access past the end of UB stops; a count larger than its dst stops.
+// made by the device as well, and so is a count form's dst written past its tensor. All
+// are warnings (ASCEND_XENT_PAST_TENSOR=error makes them stops); an access past the end
+// of UB stops.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -110,17 +112,49 @@ XTEST(a_read_past_the_end_of_ub_stops) {
                        "Compare (block 0): src0 reads UB [0x2ffe0, 0x300e0) (256 B), past the end of the UB (0x30000)");
 }
 
-XTEST(a_count_larger_than_its_dst_still_stops) {
+// A count form's count beyond its dst: A2's count forms have no count <= dst.GetSize()
+// rule (asc-devkit asserts it only in APIs A2 lacks: Prelu, Truncate, MulsCast, ...),
+// so inside UB the bytes are written past the tensor, with a warning.
+namespace {
+// Exp of 64 ones into the 32 B tensor a, whose next 224 B are c's; returns c[0..55].
+std::vector<float> exp_past_small_dst() {
+    std::vector<float> got(56, 0.0f);
+    one([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, c, b;
+        pipe.InitBuffer(a, 32);
+        pipe.InitBuffer(c, 224);
+        pipe.InitBuffer(b, 256);
+        Duplicate(b.Get<float>(), 1.0f, 64);
+        PipeBarrier<PIPE_V>();
+        Exp(a.Get<float>(), b.Get<float>(), 64);  // 256 B into a 32 B dst
+        sync<HardEvent::V_S>();
+        for (uint32_t i = 0; i < 56; ++i) got[i] = c.Get<float>().GetValue(i);
+    });
+    return got;
+}
+}  // namespace
+
+XTEST(a_count_larger_than_its_dst_warns_and_writes) {
+    std::vector<float> got;
+    const std::string err = sim_test::captured(stderr, [&] { got = exp_past_small_dst(); });
+    XCHECK(err.find("[ascend_sim] warning: Exp (block 0): write past the tensor: dst writes UB [0x0000, 0x0100) "
+                    "(256 B), 224 B past the end of its tensor (32 B); UB 0x0020 is in the TBuf of InitBuffer") !=
+           std::string::npos);
+    for (float v : got) XCHECK_EQ(v, std::exp(1.0f));
+    const sim_test::PastTensor error(2);
+    XCHECK_THROWS_WITH(exp_past_small_dst(), "Exp (block 0): write past the tensor: dst writes UB [0x0000, 0x0100)");
+}
+
+XTEST(a_count_past_the_end_of_ub_stops) {
     XCHECK_THROWS_WITH(one([] {
-                           TPipe pipe;
-                           TBuf<TPosition::VECCALC> a, b;
-                           pipe.InitBuffer(a, 32);
-                           pipe.InitBuffer(b, 256);
-                           Duplicate(b.Get<float>(), 1.0f, 64);
+                           // the last 32 B of the 192 KiB UB
+                           LocalTensor<float> x(TPosition::VECCALC, 192 * 1024 - 32, 8), y(TPosition::VECCALC, 0, 64);
+                           Duplicate(y, 1.0f, 64);
                            PipeBarrier<PIPE_V>();
-                           Exp(a.Get<float>(), b.Get<float>(), 64);  // 256 B into a 32 B dst: b's bytes
+                           Exp(x, y, 64);
                        }),
-                       "Exp (block 0): count 64 needs 256 B of dst but the tensor holds 32 B");
+                       "Exp (block 0): dst writes UB [0x2ffe0, 0x300e0) (256 B), past the end of the UB (0x30000)");
 }
 
 // ops-nn's foreach kernels read a list's scalars with SetGlobalBuffer(p, 1) and

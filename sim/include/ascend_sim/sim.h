@@ -56,10 +56,12 @@ int initcheck_mode();
 bool initcheck_enabled();  // mode != 0
 // An access past its tensor's end in memory that exists, read at each launch: a vector
 // source read past its LocalTensor inside UB (the instruction reads whole repeats), a
-// GM access past its GlobalTensor's SetGlobalBuffer size inside its allocation. The
+// dst written past it inside UB (a count form's count beyond its dst, a repeated form's
+// last repeat), a GM access past its GlobalTensor's SetGlobalBuffer size inside its
+// allocation. The
 // real implementation has no such rule: 0 not reported; 1 a warning printed once per
 // API and operand (the default); 2 an error that stops the launch (or is listed, under
-// continue on report). A read outside UB or outside every GM allocation always stops.
+// continue on report). An access outside UB or outside every GM allocation always stops.
 // set_past_tensor(0 / 1 / 2) > ASCEND_XENT_PAST_TENSOR (0, 1 or warn, error) > 1.
 // -1 = back to env/default.
 void set_past_tensor(int mode);
