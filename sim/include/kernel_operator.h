@@ -101,6 +101,8 @@
 #include "ascend_sim/adv/math_erf.h"
 #include "ascend_sim/adv/math_exp.h"
 #include "ascend_sim/adv/math_acosh.h"
+#include "ascend_sim/adv/math_tanh.h"
+#include "ascend_sim/adv/math_sign.h"
 #include "ascend_sim/adv/math_axpy.h"
 #include "ascend_sim/adv/math_fmod.h"
 #include "ascend_sim/adv/math_cumsum.h"

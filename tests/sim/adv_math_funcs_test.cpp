@@ -1,5 +1,5 @@
-// Xor, Log/Log2/Log10, Erf, the Taylor Exp, Acosh, Axpy and Fmod against
-// references computed here (the C library's functions, bitwise xor, fmod),
+// Xor, Log/Log2/Log10, Erf, the Taylor Exp, Acosh, Axpy, Fmod, Tanh and Sign against
+// references computed here (the C library's functions in double, bitwise xor, fmod),
 // half and float, over several tmp chunks with a tail and through the forms
 // without calCount or sharedTmpBuffer; their tmp-size helpers against the
 // tiling files; the refusals each adds.
@@ -119,6 +119,67 @@ XTEST(axpy_and_fmod) {
                 [&](uint32_t i) { return std::fmod(double(float(h(i))), double(float(half(divisor(i))))); }, 2e-3);
 }
 
+namespace {
+float wide(uint32_t i) { return spread(i) * 3.0f; }  // [-15, 15]: past Tanh's clip at 8.8
+// Zeros of both signs, NaN and infinities among finite values.
+float special(uint32_t i) {
+    switch (i % 50) {
+    case 0: return 0.0f;
+    case 1: return -0.0f;
+    case 2: return std::nanf("");
+    case 3: return INFINITY;
+    case 4: return -INFINITY;
+    default: return spread(i);
+    }
+}
+double sign_of(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }  // 0 for +-0 and NaN
+}  // namespace
+
+XTEST(tanh_half_and_float) {
+    // 128 B of tmp: float chunks of 32, a tail of 12
+    check<float>(300, 128, wide, wide, [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Tanh(d, s, t, n); },
+                 [](uint32_t i) { return std::tanh(double(wide(i))); }, 1e-6);
+    check<float>(300, 0, wide, wide, [](auto& d, auto& s, auto&, auto&, uint32_t) { Tanh(d, s); },
+                 [](uint32_t i) { return std::tanh(double(wide(i))); }, 1e-6);
+    // GetTanhMaxMinTmpSize's half minimum, 1024 B: two float slices of 128
+    auto h = [](uint32_t i) { return half(wide(i)); };
+    check<half>(300, 1024, h, h, [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Tanh(d, s, t, n); },
+                [&](uint32_t i) { return std::tanh(double(float(h(i)))); }, 1e-3);
+    check<half>(300, 0, h, h, [](auto& d, auto& s, auto&, auto&, uint32_t n) { Tanh(d, s, n); },
+                [&](uint32_t i) { return std::tanh(double(float(h(i)))); }, 1e-3);
+}
+
+XTEST(sign_half_and_float) {
+    auto ref = [](uint32_t i) { return sign_of(double(special(i))); };
+    // 384 B of tmp: chunks of 32 floats, a tail of 12; 3 KiB: chunks of 256 (4 repeats)
+    for (uint32_t tmp : {384u, 3072u})
+        check<float>(300, tmp, special, special,
+                     [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Sign(d, s, t, n); }, ref, 0);
+    check<float>(300, 0, special, special, [](auto& d, auto& s, auto&, auto&, uint32_t) { Sign(d, s); }, ref, 0);
+    auto h = [](uint32_t i) { return half(special(i)); };
+    check<half>(300, 768, h, h, [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Sign(d, s, t, n); }, ref, 0);
+    check<half>(300, 0, h, h, [](auto& d, auto& s, auto&, auto&, uint32_t n) { Sign(d, s, n); }, ref, 0);
+}
+
+// Tanh's and Sign's CheckTmpBufferSize (no chunk fits) and Sign's type check (A2: half
+// and float; other types compile and are refused when run, as ops-nn's foreach_sign
+// instantiates Sign<int32_t>).
+XTEST(tanh_and_sign_refusals) {
+    XCHECK_THROWS_WITH(check<float>(64, 64, wide, wide,
+                                    [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Tanh(d, s, t, n); },
+                                    [](uint32_t) { return 0.0; }, 0),
+                       "Tanh (block 0)", "sharedTmpBuffer holds 64 B, too little for a slice of 32 floats");
+    XCHECK_THROWS_WITH(check<float>(64, 256, wide, wide,
+                                    [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Sign(d, s, t, n); },
+                                    [](uint32_t) { return 0.0; }, 0),
+                       "Sign (block 0)", "sharedTmpBuffer holds 256 B, too little for 3 x 32 elements");
+    auto i32 = [](uint32_t i) { return int32_t(i) - 5; };
+    XCHECK_THROWS_WITH(check<int32_t>(64, 768, i32, i32,
+                                      [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Sign(d, s, t, n); },
+                                      [](uint32_t) { return 0.0; }, 0),
+                       "Sign (block 0)", "template parameter (T) is not half or float (4-byte T)");
+}
+
 XTEST(math_tmp_sizes) {
     uint32_t mx = 0, mn = 0;
     GetXorMaxMinTmpSize(TensorShape({1024}), 2, false, mx, mn);
@@ -137,6 +198,19 @@ XTEST(math_tmp_sizes) {
     XCHECK_EQ(mn, 256u), XCHECK_EQ(mx, 636u);
     GetFmodMaxMinTmpSize(TensorShape({100}), 2, false, mx, mn);
     XCHECK_EQ(mn, 2048u), XCHECK_EQ(mx, 2048u);
+    GetTanhMaxMinTmpSize(TensorShape({1000}), 2, false, mx, mn);
+    XCHECK_EQ(mn, 1024u), XCHECK_EQ(mx, 8000u);
+    GetTanhMaxMinTmpSize(TensorShape({10}), 4, false, mx, mn);
+    XCHECK_EQ(mn, 256u), XCHECK_EQ(mx, 256u);
+    uint32_t live = 0, extra = 1;
+    GetTanhTmpBufferFactorSize(2, live, extra);
+    XCHECK_EQ(live, 4u), XCHECK_EQ(extra, 0u);
+    GetSignMaxMinTmpSize(TensorShape({1000}), 2, false, mx, mn);
+    XCHECK_EQ(mn, 768u), XCHECK_EQ(mx, 6000u);
+    GetSignMaxMinTmpSize(TensorShape({10}), 2, false, mx, mn);
+    XCHECK_EQ(mn, 768u), XCHECK_EQ(mx, 768u);
+    GetSignTmpBufferFactorSize(4, live, extra);
+    XCHECK_EQ(live, 3u), XCHECK_EQ(extra, 0u);
 }
 
 XTEST(math_refusals) {

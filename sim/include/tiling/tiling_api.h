@@ -24,6 +24,8 @@
 #include "ascend_sim/adv/math_xor_tiling.h"
 #include "ascend_sim/adv/math_exp_tiling.h"
 #include "ascend_sim/adv/math_acosh_tiling.h"
+#include "ascend_sim/adv/math_tanh_tiling.h"
+#include "ascend_sim/adv/math_sign_tiling.h"
 #include "ascend_sim/adv/math_axpy_tiling.h"
 #include "ascend_sim/adv/math_fmod_tiling.h"
 #include "ascend_sim/adv/math_cumsum_tiling.h"

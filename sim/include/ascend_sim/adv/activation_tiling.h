@@ -19,12 +19,15 @@ inline void check_type_size(const char* api, uint32_t typeSize) {
                                        std::string("[ascend_sim] ") + api + ": typeSize " + std::to_string(typeSize) +
                                            " is neither 2 (half) nor 4 (float)");
 }
-// ... and SrcShapeSizeVerifyingParameters: a non-empty shape.
-inline void check_host_args(const char* api, const TensorShape& shape, uint32_t typeSize) {
-    check_type_size(api, typeSize);
+// SrcShapeSizeVerifyingParameters (or an ASCENDC_HOST_ASSERT of it): a non-empty shape.
+inline void check_host_shape(const char* api, const TensorShape& shape) {
     if (shape.GetShapeSize() <= 0)
         throw ascend_sim::SimViolation(api, -1, "empty shape",
                                        std::string("[ascend_sim] ") + api + ": srcShape holds no elements");
+}
+inline void check_host_args(const char* api, const TensorShape& shape, uint32_t typeSize) {
+    check_type_size(api, typeSize);
+    check_host_shape(api, shape);
 }
 }  // namespace sim_adv
 
