@@ -186,6 +186,24 @@ def _weight(lib, weight, c, what, same_device, check_values):
     return weight
 
 
+# With label smoothing the gradient takes sum_k w_k in float32 (its smoothing term); a sum of
+# |weight| this large or more could reach inf there, and the gradient inf/NaN.
+WEIGHT_SUM_LIMIT = 2.0**127
+
+
+def check_weight_sum(lib, weight, label_smoothing) -> None:
+    """ValueError naming weight when, with label smoothing, sum |weight| >= 2**127 while
+    every weight is finite (an inf or NaN weight is a special value, left to the kernel)."""
+    if weight is None or not label_smoothing or lib.device(weight) == "meta":
+        return
+    w = weight.detach().abs().double().cpu().numpy() if lib.kind == "torch" else np.abs(weight, dtype=np.float64)
+    total = float(w.sum())
+    if total >= WEIGHT_SUM_LIMIT and math.isfinite(float(w.max())):
+        raise ValueError(f"weight: the sum of |weight| is {total:.6g} >= 2**127 (half float32's range); with "
+                         "label_smoothing > 0 the gradient takes the sum of the weights in float32, which could "
+                         "overflow: scale the weights down (under reduction 'mean' the result does not change)")
+
+
 def _check_target_values(lib, target, n, c, ignore_index, device):
     """ValueError for the first target neither ignore_index nor in [0, c) (data is read)."""
     if n > 0 and device != "meta" and checks_target_values(device):
@@ -262,6 +280,7 @@ def prepare_forward(input, target, weight=None, reduction="mean", ignore_index=-
     target = _target(lib, target, n, f"input {shp}", same_device)
     weight = _weight(lib, weight, c, f"input {shp}", same_device, check_values)
     if check_values:
+        check_weight_sum(lib, weight, label_smoothing)
         _check_target_values(lib, target, n, c, ignore_index, lib.device(input))
     return PreparedForward(lib, input, target, weight, reduction, ignore_index, label_smoothing,
                            scale, n, c, dtype, cap)
@@ -408,6 +427,7 @@ def prepare(grad_loss, log_prob, target, weight=None, grad_zloss=None, lse_for_z
                                    "or pass detached tensors")
 
     if check_values:
+        check_weight_sum(lib, weight, label_smoothing)
         _check_target_values(lib, target, n, c, ignore_index, device)
 
     return Prepared(lib, grad_loss, log_prob, target, weight, grad_zloss, lse_for_zloss,

@@ -64,6 +64,7 @@ def cross_entropy_loss_grad_shard(grad_loss, log_prob, target, weight=None, grad
             raise TypeError(f"weight: expected a torch.Tensor, got {type(weight).__name__}")
         weight = _checks.check_weight(p.lib, weight.detach(), class_count,
                                       f"the whole vocabulary's (class_count,) = ({class_count},)", True)
+        _checks.check_weight_sum(p.lib, weight, p.label_smoothing)
     if p.out is None:
         p.out = p.lib.empty((p.n, p.c), p.dtype, like=log_prob)  # from the output cache, as the unsharded call
     p.weight = weight

@@ -34,7 +34,8 @@ extern "C" {
 //   gradLoss             (N,) for "none", 0-D for "mean"/"sum"; float32, float16 or bfloat16
 //   logProb              (N, C), C >= 1, N >= 0; same dtype as gradLoss
 //   target               (N,), int64 or int32; values in [0, C) or == ignoreIndex
-//   weightOptional       (C,) float32, or nullptr
+//   weightOptional       (C,) float32, or nullptr; with labelSmoothing > 0 the sum of
+//                        |weight| must be below 2^127 (summed in float32; not checked)
 //   gradZlossOptional    as gradLoss, or nullptr (read only when lseSquareScaleForZloss != 0)
 //   lseForZlossOptional  (N,), logProb's dtype; required when lseSquareScaleForZloss != 0
 //   reductionOptional    "none", "mean" or "sum"; nullptr means "mean"
