@@ -10,6 +10,7 @@
 //                    the criterion's cases, markdown: N x C ~ 2^27 for each C, 131073 x 257,
 //                    1 x C; every dtype (or those given) and option (plain, ls 0.1, weight,
 //                    weight + ls 0.1)
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -102,7 +103,8 @@ int64_t ParseInt(const std::string& flag, const std::string& s, int64_t lo, int6
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' || errno == ERANGE || v < lo ||
+        v > hi)
         throw std::invalid_argument(flag + ": expected an integer in [" + std::to_string(lo) + ", " +
                                     std::to_string(hi) + "], got \"" + s + "\"");
     return v;
@@ -115,11 +117,11 @@ double ParseReal(const std::string& flag, const std::string& s) {
     return v;
 }
 
-// --classes: a comma-separated list of class counts, each a whole number in [1, 2^30]
-// (a row of the table then has at least one row of N = 2^27 / C).
+// --classes: a comma-separated list of class counts, each a whole number in [1, 2^27]
+// (the table's case of C classes has N = 2^27 / C rows, at least one).
 std::vector<int64_t> ParseClasses(const std::string& s) {
     std::vector<int64_t> v;
-    for (const std::string& c : Split(s)) v.push_back(ParseInt("--classes", c, 1, int64_t(1) << 30));
+    for (const std::string& c : Split(s)) v.push_back(ParseInt("--classes", c, 1, int64_t(1) << 27));
     return v;
 }
 
