@@ -150,7 +150,9 @@ bool vec_instr(const char* api, VecOp op, int64_t count, uint32_t widestElem, co
             if (args[r].write) continue;
             const uint64_t wl = off[w], wh = wl + bytes[w], rl = off[r], rh = rl + bytes[r];
             if (wl >= rh || rl >= wh || !bytes[w] || !bytes[r]) continue;
-            const bool full = wl == rl && bytes[w] <= bytes[r];
+            // Element for element from the same start: the source's whole extent counts,
+            // also where it runs past its tensor (Exp(t, t, count) past t's end).
+            const bool full = wl == rl && bytes[w] <= args[r].bytes;
             const bool behind = args[w].elemSize == args[r].elemSize && wl + 256 <= rl;
             // CheckCastOverlappingHigh (kernel_utils_constants.h): a widening Cast may read its
             // src from the upper part of its dst, from AlignUp(dst + count * sizeof(src), 32) on.

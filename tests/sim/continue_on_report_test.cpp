@@ -123,9 +123,9 @@ XTEST(other_checks_still_stop_the_launch) {
                                       TBuf<TPosition::VECCALC> a;
                                       pipe.InitBuffer(a, 256);
                                       auto t = a.Get<float>();
-                                      Duplicate(t, 1.0f, 128);  // 512 B into 256 B
+                                      Duplicate(t[1], 1.0f, 8);  // a dst 4 B past a 32 B boundary
                                   }),
-                       "Duplicate (block 0)");
+                       "Duplicate (block 0)", "not 32-byte aligned");
 }
 
 XTEST(environment_switch) {

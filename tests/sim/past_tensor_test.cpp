@@ -146,6 +146,27 @@ XTEST(a_count_larger_than_its_dst_warns_and_writes) {
     XCHECK_THROWS_WITH(exp_past_small_dst(), "Exp (block 0): write past the tensor: dst writes UB [0x0000, 0x0100)");
 }
 
+// In place past the tensor: dst and src start together and run element for element
+// (100% overlap, which the hardware allows), though the tensor ends before the count.
+XTEST(an_in_place_count_past_the_tensor_is_not_a_partial_overlap) {
+    float got = 0;
+    sim_test::captured(stderr, [&] {
+        one([&] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> a, c;
+            pipe.InitBuffer(a, 32);
+            pipe.InitBuffer(c, 224);
+            Duplicate(a.Get<float>(), 0.0f, 8);
+            Duplicate(c.Get<float>(), 0.0f, 56);
+            PipeBarrier<PIPE_V>();
+            Exp(a.Get<float>(), a.Get<float>(), 64);  // 256 B in place from a 32 B tensor
+            sync<HardEvent::V_S>();
+            got = c.Get<float>().GetValue(55);
+        });
+    });
+    XCHECK_EQ(got, 1.0f);
+}
+
 XTEST(a_count_past_the_end_of_ub_stops) {
     XCHECK_THROWS_WITH(one([] {
                            // the last 32 B of the 192 KiB UB

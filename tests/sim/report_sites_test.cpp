@@ -89,6 +89,7 @@ std::string line_of(int line) {
 }  // namespace
 
 XTEST(a_vector_report_names_the_call_line) {
+    const sim_test::PastTensor error(2);  // a write past the tensor stops
     int callLine = 0;
     const std::string what = violation_of("bad_exp", [&] {
         sim_test::Calc c(256);
@@ -96,12 +97,14 @@ XTEST(a_vector_report_names_the_call_line) {
         callLine = __LINE__ + 1;
         Exp(t, t, 1024);  // 4096 B into a 256 B dst
     });
-    XCHECK(what.find("Exp (block 0): count 1024 needs 4096 B of dst") != std::string::npos);
+    XCHECK(what.find("Exp (block 0): write past the tensor: dst writes UB [0x0000, 0x1000) (4096 B)") !=
+           std::string::npos);
     XCHECK(what.find(line_of(callLine)) != std::string::npos);
 }
 
 XTEST(a_vector_api_called_through_a_pointer_names_the_call_line) {
     void (*exp)(const LocalTensor<float>&, const LocalTensor<float>&, const int32_t&) = &Exp<float>;
+    const sim_test::PastTensor error(2);
     int callLine = 0;
     const std::string what = violation_of("bad_exp_pointer", [&] {
         sim_test::Calc c(256);
