@@ -54,18 +54,14 @@ void CheckTraffic(const Shape& s) {
 
 }  // namespace
 
-XTEST(traffic_is_one_read_and_one_write_per_element) {
-    const Shape shapes[] = {
-        {4096, 32000, ACL_BF16, "mean", true, 0.1, true},  // the benchmark shape (bf16 to keep memory modest)
-        {1024, 32000, ACL_FLOAT, "none", false, 0.0, true},
-        // Weighted smoothing: multi-row column-split tiles keep each core on about one
-        // column tile, so the weight columns are loaded about once per core.
-        {257, 131073, ACL_FLOAT, "sum", true, 0.1, true},
-        {257, 131073, ACL_BF16, "mean", true, 0.1, true},
-        {131073, 257, ACL_FLOAT, "mean", false, 0.0, true},
-        {131073, 9, ACL_FLOAT16, "none", false, 0.1, false},
-        {1, 262144, ACL_FLOAT, "mean", true, 0.1, false},
-        {3, 1048576, ACL_BF16, "none", true, 0.2, false},
-    };
-    for (const Shape& s : shapes) CheckTraffic(s);
-}
+// The benchmark shape (bf16 to keep memory modest).
+XTEST(traffic_bf16_4096x32000_mean_weight_ls) { CheckTraffic({4096, 32000, ACL_BF16, "mean", true, 0.1, true}); }
+XTEST(traffic_fp32_1024x32000_none) { CheckTraffic({1024, 32000, ACL_FLOAT, "none", false, 0.0, true}); }
+// Weighted smoothing: multi-row column-split tiles keep each core on about one column
+// tile, so the weight columns are loaded about once per core.
+XTEST(traffic_fp32_257x131073_sum_weight_ls) { CheckTraffic({257, 131073, ACL_FLOAT, "sum", true, 0.1, true}); }
+XTEST(traffic_bf16_257x131073_mean_weight_ls) { CheckTraffic({257, 131073, ACL_BF16, "mean", true, 0.1, true}); }
+XTEST(traffic_fp32_131073x257_mean) { CheckTraffic({131073, 257, ACL_FLOAT, "mean", false, 0.0, true}); }
+XTEST(traffic_fp16_131073x9_none_ls) { CheckTraffic({131073, 9, ACL_FLOAT16, "none", false, 0.1, false}); }
+XTEST(traffic_fp32_1x262144_mean_weight_ls) { CheckTraffic({1, 262144, ACL_FLOAT, "mean", true, 0.1, false}); }
+XTEST(traffic_bf16_3x1048576_none_weight_ls) { CheckTraffic({3, 1048576, ACL_BF16, "none", true, 0.2, false}); }
