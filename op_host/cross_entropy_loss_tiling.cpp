@@ -9,11 +9,11 @@ int64_t Align(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 // ReduceMax's tmp for `cols` fp32 values without the index (ReduceMax.md):
 // roundup(2 * max(1, cols / 64), 8) floats; ReduceSum's count form takes the same buffer.
-// With a softcap it is also the softcap's CompareScalar mask: a bit for each of cols
+// With the softcap's series it is also its CompareScalar mask: a bit for each of cols
 // rounded up to whole 64-value repeats.
-int64_t ReduceTmpBytes(int64_t cols, bool softcap) {
+int64_t ReduceTmpBytes(int64_t cols, bool series) {
     const int64_t repeats = cols / 64 > 1 ? cols / 64 : 1;
-    const int64_t tmp = Align(2 * repeats, 8) * 4, mask = softcap ? Align(cols, 64) / 8 : 0;
+    const int64_t tmp = Align(2 * repeats, 8) * 4, mask = series ? Align(cols, 64) / 8 : 0;
     return Align(tmp > mask ? tmp : mask, 32);
 }
 
@@ -36,7 +36,7 @@ void SetColumnBuffers(CrossEntropyLossTilingData& t, int64_t cols, int64_t elem,
     t.workBufBytes = fp32 ? 0 : cols * 4;
     t.expBufBytes = cols * 4;
     t.weightBufBytes = t.weightResident ? weightBytes : (weightTiles ? cols * 4 : 0);
-    t.reduceTmpBytes = ReduceTmpBytes(cols, t.hasSoftcap != 0);
+    t.reduceTmpBytes = ReduceTmpBytes(cols, t.softcapSeries != 0);
     const int64_t before = t.xBufBytes + t.weightBufBytes + t.reduceTmpBytes + FixedBytes(t);
     t.spacerBytes = 0;
     if (fp32) {
@@ -89,6 +89,7 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
             t.softcap = static_cast<float>(p.softcap);
             t.invSoftcap = static_cast<float>(1.0 / p.softcap);
             t.twoOverSoftcap = static_cast<float>(2.0 / p.softcap);
+            t.softcapSeries = p.softcap > kSoftcapExpFormMaxCap ? 1 : 0;
         }
     }
 
@@ -107,9 +108,9 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
     const int64_t pitch = Align(p.c, perBlock);
     const int64_t rowTileBytes = Align(pitch * elem, 32) + (fp32 ? 0 : pitch * 4);
     const int64_t weightBytes = p.hasWeight ? Align(p.c * 4, 32) : 0;
-    // The exp row: with a softcap, whole 64-value repeats (its CompareScalar reads them).
-    const int64_t expBytes = (t.hasSoftcap ? Align(pitch, 64) : pitch) * 4;
-    const int64_t wholeFixed = FixedBytes(t) + expBytes + weightBytes + ReduceTmpBytes(p.c, t.hasSoftcap != 0);
+    // The exp row: with the softcap's series, whole 64-value repeats (its CompareScalar reads them).
+    const int64_t expBytes = (t.softcapSeries ? Align(pitch, 64) : pitch) * 4;
+    const int64_t wholeFixed = FixedBytes(t) + expBytes + weightBytes + ReduceTmpBytes(p.c, t.softcapSeries != 0);
     if (wholeFixed + rowTileBytes <= ub) {
         int64_t rows = (ub - wholeFixed) / rowTileBytes;
         if (rows > kFwdGroupRows) rows = kFwdGroupRows;
@@ -121,7 +122,7 @@ ForwardTilingResult ComputeForwardTiling(const ForwardProblem& p, const TilingPl
         t.workBufBytes = fp32 ? 0 : rows * pitch * 4;
         t.expBufBytes = expBytes;
         t.weightBufBytes = weightBytes;
-        t.reduceTmpBytes = ReduceTmpBytes(p.c, t.hasSoftcap != 0);
+        t.reduceTmpBytes = ReduceTmpBytes(p.c, t.softcapSeries != 0);
     } else {
         // Column tiles of a multiple of 64 columns (256 B of fp32): the weight stays
         // resident when it takes at most a third of UB, else weighted smoothing loads its

@@ -1,11 +1,15 @@
 // The vector steps the fused loss-and-gradient launch adds to the forward, on the fp32
 // values of one row or one column tile of a row:
 //   softcap     y = cap * tanh(x / cap), with w = 2 x / cap:
-//               |w| < 2 kTanhSmall: tanh = w * P(w^2), the Taylor series of tanh(w / 2)
-//                 through (w / 2)^9 (a relative error below 2^-24 there)
-//               else:  tanh = 1 - 2 / (exp(w) + 1) (exp overflows to inf for w >> 1 and
-//                 gives 1 exactly; -inf gives -1), which cancels only near w = 0
-//               picked lane by lane (CompareScalar + Select): accurate for every cap
+//               exp form: y = cap - 2 cap / (exp(w) + 1) (exp overflows to inf for w >> 1
+//                 and gives cap exactly; -inf gives -cap). It cancels near w = 0: its
+//                 absolute error is about 4.5 * 2^-24 * cap, two ulps of cap, which is
+//                 fp32's own resolution when the logits reach the cap, and too coarse for
+//                 logits far inside a large one.
+//               with softcapSeries (caps above kSoftcapExpFormMaxCap): |w| < 2 kTanhSmall
+//                 takes tanh = w * P(w^2), the Taylor series of tanh(w / 2) through
+//                 (w / 2)^9 (a relative error below 2^-24 there), picked lane by lane
+//                 (CompareScalar + Select); 15 vector steps more.
 //   gradient    d_j = (exp(logProb_j) * scale - smooth * w_j) * slope_j
 //               slope_j = 1 - tanh_j^2 with a softcap, else 1, tanh_j = (z_j + max) / cap
 //               from z_j = y_j - max (kept for it: log_prob = z - ln sum has lost the low
@@ -27,13 +31,34 @@ constexpr float kTanhSmall = 0.3f;
 // coefficients 1, -1/3, 2/15, -17/315, 62/2835 (powers of 2 scale them exactly).
 constexpr float kTanhSeries[5] = {0.5f, -1.0f / 24.0f, 2.0f / 480.0f, -17.0f / 40320.0f, 62.0f / 1451520.0f};
 
-// x (n floats) -> cap * tanh(x / cap) in place. e: n floats of scratch, and CompareScalar
-// reads it to n rounded up to 64 (a whole 256-byte repeat: those lanes' bits go unused);
-// mask: that many bits.
+// x (n floats) -> cap * tanh(x / cap) in place by the exp form.
+__aicore__ inline void SoftcapExpForm(const AscendC::LocalTensor<float>& x, const CrossEntropyLossTilingData& t,
+                                      int32_t count) {
+    AscendC::Muls(x, x, t.twoOverSoftcap, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Exp(x, x, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(x, x, 1.0f, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Reciprocal(x, x, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(x, x, -2.0f * t.softcap, count);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(x, x, t.softcap, count);
+    AscendC::PipeBarrier<PIPE_V>();
+}
+
+// x (n floats) -> cap * tanh(x / cap) in place. With the series, e: n floats of scratch,
+// and CompareScalar reads it to n rounded up to 64 (a whole 256-byte repeat: those lanes'
+// bits go unused); mask: that many bits.
 __aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const AscendC::LocalTensor<float>& e,
                                const AscendC::LocalTensor<uint8_t>& mask, const CrossEntropyLossTilingData& t,
                                int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
+    if (!t.softcapSeries) {
+        SoftcapExpForm(x, t, count);
+        return;
+    }
     AscendC::Muls(x, x, t.twoOverSoftcap, count);  // w
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Mul(e, x, x, count);  // u = w^2 (inf for a large or infinite w, NaN for NaN)

@@ -89,9 +89,9 @@ public:
                 slotFreedByMte3_[b] = pipe_.template AllocEventID<AscendC::HardEvent::MTE3_MTE2>();
             }
         }
-        // The softcap's CompareScalar reads the exp tile in whole 64-value repeats, past
-        // the values it is given: those lanes hold something defined.
-        if (t_.hasSoftcap) {
+        // The softcap series' CompareScalar reads the exp tile in whole 64-value repeats,
+        // past the values it is given: those lanes hold something defined.
+        if (t_.softcapSeries) {
             AscendC::Duplicate(expBuf_.Get<float>(), 0.0f, static_cast<int32_t>(t_.expBufBytes / 4));
             AscendC::PipeBarrier<PIPE_V>();
         }

@@ -14,6 +14,11 @@ constexpr int64_t kFwdGroupRows = 64;
 // The mean/sum pass adds the per-row values in chunks of this many rows, chunk after
 // chunk: a fixed order, whatever the core count.
 constexpr int64_t kFwdSumChunk = 1024;
+// Softcaps up to this take the exp form alone (op_kernel/cross_entropy_loss_fused_steps.h):
+// its absolute error, about 4.5 * 2^-24 * cap, is at most 1.7e-5 in a logit, inside a
+// float32 loss's tolerance; larger caps, where logits far inside the cap would lose to
+// it, add the series near 0 (softcapSeries).
+constexpr double kSoftcapExpFormMaxCap = 64.0;
 // Column tiles: slots of T the tiles stream through (one loading, one computed, one
 // copying out).
 constexpr int64_t kFwdSlots = 3;
@@ -91,7 +96,7 @@ struct CrossEntropyLossTilingData {
     float softcap;         // cap
     float invSoftcap;      // 1 / cap
     float twoOverSoftcap;  // 2 / cap
-    float pad1;
+    uint32_t softcapSeries;  // 1: tanh near 0 from its series (a cap above kSoftcapExpFormMaxCap)
     int64_t scratchBufBytes;  // fused with a prologue: its UB scratch (kScratchBytes), else 0
     // fused: the gradient's problem, row-term factors and prologue (W, M, sum_k w_k, summed
     // as the backward's prologue sums them), in the backward's own tiling struct.

@@ -77,6 +77,7 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
     // Fused: the gradient's prologue (W, M under mean; sum_k w_k with weighted smoothing).
     XCHECK_EQ(t.fused, int64_t(p.fused));
     XCHECK_EQ(t.hasSoftcap, int64_t(p.fused && p.softcap > 0));
+    XCHECK_EQ(t.softcapSeries, uint32_t(p.fused && p.softcap > kSoftcapExpFormMaxCap));
     if (!p.fused) {
         XCHECK_EQ(t.scratchBufBytes, int64_t(0));
         return;
@@ -108,7 +109,7 @@ XTEST(tiling_properties_random_problems_every_profile) {
             p.labelSmoothing = rng() % 2 ? 0.1 : 0.0;
             p.zlossScale = rng() % 2 ? 1e-4 : 0.0;
             p.fused = k % 3 == 0;
-            p.softcap = p.fused && k % 2 ? 30.0 : 0.0;
+            p.softcap = p.fused && k % 2 ? (k % 4 == 1 ? 30.0 : 1000.0) : 0.0;
             CheckProperties(p, plat);
         }
     }
