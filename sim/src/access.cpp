@@ -44,6 +44,7 @@ void vec_past_tensor(const char* api, Block& b, const UbRef& t, const char* role
     if (off + bytes > b.ubTotal)
         fail(api, write ? "write outside UB" : "read outside UB", "%s %s UB [%s, %s) (%llu B), past the end of the UB (%s)",
              role, verb, hex(off).c_str(), hex(off + bytes).c_str(), (unsigned long long)bytes, hex(b.ubTotal).c_str());
+    if (b.advInternal) return;  // an advanced API's own whole repeats (adv/adv_internal.h)
     const char* what = write ? "write past the tensor" : "read past the tensor";
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s: %s %s UB [%s, %s) (%llu B), %llu B past the end of its tensor (%u B)%s", what,
@@ -70,6 +71,12 @@ void check_gm(const char* api, const char* dir, const GmRef& g, uint64_t span) {
                   gm_describe_range(ori, ori + g.oriBytes).c_str(), (unsigned long long)g.oriBytes);
     past_tensor(api, tls_block, std::string("past the GlobalTensor|") + api + "|" + dir, buf,
                 "it lies in the same GM allocation, and the NPU accesses it");
+}
+
+void adv_internal_enter(const char* api) { ++cur(api).advInternal; }
+
+void adv_internal_leave() noexcept {
+    if (tls_block && tls_block->advInternal) --tls_block->advInternal;
 }
 
 uint64_t check_ub_operand(const char* api, Block& b, const UbRef& t, const char* role, uint32_t align) {

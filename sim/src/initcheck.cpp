@@ -10,6 +10,7 @@
 // (O(log n) per API call, never per element).
 #include <cstdio>
 #include "ascend_sim/runtime_state.h"
+#include "ub_operand.h"
 
 namespace ascend_sim::detail {
 
@@ -79,6 +80,7 @@ void InitShadow::unmark(uint64_t lo, uint64_t hi) {
 }
 
 void init_report(const char* api, Block& b, const char* role, uint64_t lo, uint64_t hi, uint64_t first) {
+    if (b.advInternal) return;  // an advanced API's own reads (adv/adv_internal.h); it checked the caller's
     const std::string site = std::string("uninitialised read|") + api + "|" + (role ? role : "");
     char buf[512];
     std::snprintf(buf, sizeof buf,
@@ -145,6 +147,12 @@ void ub_written(const char* api, const void* p, uint64_t bytes) {
     if (!b.initcheck) return;
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     b.init.mark(off, off + bytes);
+}
+
+void adv_read(const char* api, const UbRef& t, uint64_t bytes, const char* role) {
+    Block& b = cur(api);
+    const uint64_t off = check_ub_operand(api, b, t, role, 1);
+    init_read(api, b, role, off, off + bytes);
 }
 
 void gather_read(const char* api, const UbRef& src, const uint32_t* offsets, uint32_t base, uint32_t count,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <type_traits>
 
 #include "ascend_sim/sim.h"
@@ -159,6 +160,69 @@ XTEST(sign_half_and_float) {
     auto h = [](uint32_t i) { return half(special(i)); };
     check<half>(300, 768, h, h, [](auto& d, auto& s, auto&, auto& t, uint32_t n) { Sign(d, s, t, n); }, ref, 0);
     check<half>(300, 0, h, h, [](auto& d, auto& s, auto&, auto&, uint32_t n) { Sign(d, s, n); }, ref, 0);
+}
+
+// The initcheck and past-tensor levels (1 warning, 2 error) for one scope.
+struct Levels {
+    explicit Levels(int mode) : past(mode) { ascend_sim::set_initcheck(mode); }
+    ~Levels() { ascend_sim::set_initcheck(-1); }
+    Levels(const Levels&) = delete;
+    Levels& operator=(const Levels&) = delete;
+    sim_test::PastTensor past;
+};
+
+// Sign(dst, src, tmp, n) on float tensors of `size` elements whose src[0, n) is
+// written except src[hole] and the rest never; returns how many of dst[0, n) but
+// dst[hole] differ from the reference.
+uint32_t sign_partial(uint32_t n, uint32_t size, uint32_t tmpBytes, uint32_t hole) {
+    uint32_t wrong = 0;
+    one([&] {
+        sim_test::Calc c(24 * 1024);
+        auto src = c.get<float>(), dst = c.get<float>()[1024];
+        auto tmp = c.get<uint8_t>()[16384];
+        src.SetSize(size), dst.SetSize(size), tmp.SetSize(tmpBytes);
+        for (uint32_t i = 0; i < n; ++i)
+            if (i != hole) src.SetValue(i, special(i));
+        sync<HardEvent::S_V>();
+        Sign(dst, src, tmp, n);
+        sync<HardEvent::V_S>();
+        for (uint32_t i = 0; i < n; ++i)
+            if (i != hole && double(dst.GetValue(i)) != sign_of(double(special(i)))) ++wrong;
+    });
+    return wrong;
+}
+
+// A calCount that is not a whole repeat: Sign's own Compares read whole 256 B repeats
+// of src and of its zeroed dst (past the written elements, or past tensors of calCount
+// elements), its SetCmpMask 16 B of a tmp holding fewer; none of it is the kernel's
+// read. At error levels any such report would throw; at warning levels nothing prints.
+XTEST(sign_partial_repeat_reports_nothing) {
+    const auto all = [] {
+        uint32_t wrong = 0;
+        for (uint32_t size : {64u, 40u})
+            for (uint32_t tmp : {3072u, 384u}) wrong += sign_partial(40, size, tmp, 40);
+        return wrong + sign_partial(3, 3, 384, 3);  // 12 B of a 16 B CMPMASK load
+    };
+    {
+        const Levels errors(2);
+        XCHECK_EQ(all(), 0u);
+    }
+    const Levels warnings(1);
+    uint32_t wrong = 0;
+    XCHECK_EQ(sim_test::captured(stderr, [&] { wrong = all(); }), std::string());
+    XCHECK_EQ(wrong, 0u);
+}
+
+// What the caller must provide is still checked: a src element within calCount never
+// written is reported, as Sign's read.
+XTEST(sign_unwritten_src_reported) {
+    const Levels warnings(1);
+    const std::string err = sim_test::captured(stderr, [] { sign_partial(40, 64, 3072, 10); });
+    XCHECK(err.find("[ascend_sim] warning: Sign (block 0): uninitialised read: srcTensor UB [0x0000, 0x00a0) (160 B) "
+                    "was never written since InitBuffer (first unwritten byte at 0x0028)") != std::string::npos);
+    XCHECK_EQ(err.find("Compare"), std::string::npos);
+    const Levels errors(2);
+    XCHECK_THROWS_WITH(sign_partial(40, 64, 3072, 10), "Sign (block 0)", "uninitialised read: srcTensor");
 }
 
 // Tanh's and Sign's CheckTmpBufferSize (no chunk fits) and Sign's type check (A2: half

@@ -450,6 +450,9 @@ struct Block {
     TimingTrace* trace = nullptr;  // what the timing model replays (timing_trace.h); null: timing off
     InitShadow init;         // UB bytes written since InitBuffer (cleared with the TPipe)
     bool initcheck = true;   // the launch's initcheck setting
+    // Advanced-API internal sequences running (adv/adv_internal.h): their instructions'
+    // initcheck and past-tensor reports are muted, this block only.
+    uint32_t advInternal = 0;
 
     // TPipe
     int32_t livePipe = -1;

@@ -12,6 +12,7 @@
 #include "../kernel_vec_binary.h"
 #include "../kernel_vec_compare.h"
 #include "../kernel_vec_scalar.h"
+#include "adv_internal.h"
 #include "math_common.h"
 
 namespace AscendC {
@@ -60,6 +61,11 @@ void Sign(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                              "sharedTmpBuffer holds %u B, too little for 3 x 32 elements", sharedTmpBuffer.GetSize());
         const uint32_t bitBytes = (split / 8 + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
         const LocalTensor<T> stack = sharedTmpBuffer[bitBytes * 2].template ReinterpretCast<T>();
+        // The caller's part: src written over calCount. The chunks' Compares read whole
+        // 256 B repeats of src and of the zeroed dst, SetCmpMask 16 B of a tmp of fewer
+        // elements: the implementation's reads, not the kernel's.
+        sim_adv::check_read(api, srcTensor, calCount, "srcTensor");
+        const sim_adv::Internal internal(api);
         sim_adv::counter_chunks<T>(calCount, split, [&](uint32_t at) {
             const uint32_t n = calCount - at < split ? calCount - at : split;
             sim_adv::sign_chunk(dstTensor[at], srcTensor[at], sharedTmpBuffer, sharedTmpBuffer[bitBytes], stack,
