@@ -31,20 +31,18 @@ constexpr float kTanhSmall = 0.3f;
 // coefficients 1, -1/3, 2/15, -17/315, 62/2835 (powers of 2 scale them exactly).
 constexpr float kTanhSeries[5] = {0.5f, -1.0f / 24.0f, 2.0f / 480.0f, -17.0f / 40320.0f, 62.0f / 1451520.0f};
 
-// x (n floats) -> cap * tanh(x / cap) in place by the exp form.
-__aicore__ inline void SoftcapExpForm(const AscendC::LocalTensor<float>& x, const CrossEntropyLossTilingData& t,
-                                      int32_t count) {
-    AscendC::Muls(x, x, t.twoOverSoftcap, count);
-    AscendC::PipeBarrier<PIPE_V>();
+// x = w (n floats) -> scale * tanh(w / 2) = scale - 2 scale / (exp(w) + 1) in place (exp
+// overflows to inf for w >> 1 and gives scale exactly; -inf gives -scale).
+__aicore__ inline void ScaledTanhOfHalf(const AscendC::LocalTensor<float>& x, float scale, int32_t count) {
     AscendC::Exp(x, x, count);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Adds(x, x, 1.0f, count);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Reciprocal(x, x, count);
     AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Muls(x, x, -2.0f * t.softcap, count);
+    AscendC::Muls(x, x, -2.0f * scale, count);
     AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(x, x, t.softcap, count);
+    AscendC::Adds(x, x, scale, count);
     AscendC::PipeBarrier<PIPE_V>();
 }
 
@@ -55,12 +53,12 @@ __aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const Ascen
                                const AscendC::LocalTensor<uint8_t>& mask, const CrossEntropyLossTilingData& t,
                                int64_t n) {
     const int32_t count = static_cast<int32_t>(n);
-    if (!t.softcapSeries) {
-        SoftcapExpForm(x, t, count);
-        return;
-    }
     AscendC::Muls(x, x, t.twoOverSoftcap, count);  // w
     AscendC::PipeBarrier<PIPE_V>();
+    if (!t.softcapSeries) {
+        ScaledTanhOfHalf(x, t.softcap, count);
+        return;
+    }
     AscendC::Mul(e, x, x, count);  // u = w^2 (inf for a large or infinite w, NaN for NaN)
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::CompareScalar(mask, e, 4.0f * kTanhSmall * kTanhSmall, AscendC::CMPMODE::LT,
@@ -80,16 +78,7 @@ __aicore__ inline void Softcap(const AscendC::LocalTensor<float>& x, const Ascen
     }
     AscendC::Mul(e, e, x, count);  // tanh from the series
     AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Exp(x, x, count);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(x, x, 1.0f, count);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Reciprocal(x, x, count);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Muls(x, x, -2.0f, count);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(x, x, 1.0f, count);  // tanh from exp
-    AscendC::PipeBarrier<PIPE_V>();
+    ScaledTanhOfHalf(x, 1.0f, count);  // tanh from exp
     AscendC::Select(x, mask, e, x, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>(count));
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Muls(x, x, t.softcap, count);
