@@ -102,7 +102,7 @@ log "Python: pytest tests/python (with the large shapes)"
 "$PY" -m pytest tests/python -q -p no:cacheprovider --run-large --durations=15 ${PYTEST_ARGS:-} || rc=1
 
 # AddressSanitizer + UBSan build, its ctest and a Python slice (scripts/sanitize.sh, about
-# 5 minutes on 2 cores): with SANITIZE=1, and in CI (CI=true) unless SANITIZE=0.
+# 13 minutes on 2 idle cores): with SANITIZE=1, and in CI (CI=true) unless SANITIZE=0.
 if [ "${SANITIZE:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${SANITIZE:-}" != 0 ]; }; then
   log "sanitizers: scripts/sanitize.sh"
   PY="$PY" JOBS="$JOBS" bash scripts/sanitize.sh || rc=1
