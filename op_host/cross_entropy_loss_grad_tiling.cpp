@@ -57,8 +57,8 @@ constexpr double kSumsChunkBlockCosts = 3.0;
 // against 87.7% for 2 x 10672).
 constexpr int64_t kMinBurstBytes = 16384;
 constexpr int64_t kResidentWeightBytes = 16384;  // C <= 4096: the weight stays in UB
-// Its row copies for weighted smoothing (8 rows, so C <= 512): 5-9 repeats of a per-row
-// Axpy pay its 16-cycle start (the NPU model's assumption) about as much as the repeats.
+// Its row copies for weighted smoothing (8 rows for C <= 512, fewer up to one at C =
+// 4096): a short row's instruction pays its start about as much as its repeats.
 constexpr int64_t kWeightRowsBytes = 16384;
 // With column tiles a core's consecutive tiles share rows: their per-row inputs are
 // staged for this many rows at once (one small DMA each instead of one per row).
@@ -116,13 +116,13 @@ StageLayout Stage(const Shape& s, int64_t rows) {
 constexpr int64_t kMinWorkElems = 2048;
 constexpr int64_t kWorkGranule = 64;
 
-// Rows of the resident weight's copies for weighted smoothing (0: one Axpy per row):
-// with the copies at the tile's row pitch, one Axpy covers that many whole rows.
-// Whole rows only, and the copies at most kWeightRowsBytes of UB.
+// Rows of the resident weight's copies for weighted smoothing (0: none, the resident
+// weight is read in place): with the copies at the tile's row pitch, one instruction
+// covers that many whole rows, and under mean and sum the kernel scales them by the
+// smoothing once. Whole rows only, up to kSmoothWeightRows of them in kWeightRowsBytes.
 int64_t SmoothWeightRows(const Shape& s, int64_t cols, int64_t pitch) {
-    const bool fits = s.residentWeightBytes > 0 && s.smoothing && cols == s.c &&
-                      kSmoothWeightRows * pitch * 4 <= kWeightRowsBytes;
-    return fits ? kSmoothWeightRows : 0;
+    if (s.residentWeightBytes == 0 || !s.smoothing || cols != s.c) return 0;
+    return std::min<int64_t>(kSmoothWeightRows, kWeightRowsBytes / (pitch * 4));
 }
 
 // The buffers of an R x TC tile with `buffers` tile buffers; false when they do not fit `ub`.
@@ -267,10 +267,25 @@ void SetGradProblem(const TilingProblem& p, uint64_t l2Bytes, CrossEntropyLossGr
     t.classCount = static_cast<float>(t.classTotal);
 }
 
+// Rows per W/M chunk, from N alone (never the core count or UB size, so the sums keep
+// their bits everywhere): the fewest rows, from kMinRowChunk, that make at most
+// kRowChunkTarget chunks, up to kMaxRowChunk. A mid-sized N then spreads its chunks over
+// more blocks of the sums launch, whose scalar path reads weight[target] from GM row by
+// row (bf16 1046 x 128256 with weight: 5 chunks of 256 rows took 13.1 us on the NPU
+// model, 17 of 64 rows 5.7 us), while a large N keeps chunks of kMaxRowChunk rows: every
+// core of the main kernel walks all their slots.
+constexpr int64_t kRowChunkTarget = 32;
+int64_t RowChunkRows(int64_t n) {
+    int64_t rows = kMinRowChunk;
+    while (rows < kMaxRowChunk && CeilDiv(n, rows) > kRowChunkTarget) rows *= 2;
+    return rows;
+}
+
 int64_t SetGradPrologue(CrossEntropyLossGradTilingData& t, int64_t slotOffset) {
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
     const bool mean = t.reduction == XENT_MEAN;
-    t.rowChunks = mean ? CeilDiv(t.n, kRowChunk) : 0;
+    t.rowChunkRows = RowChunkRows(t.n);
+    t.rowChunks = mean ? CeilDiv(t.n, t.rowChunkRows) : 0;
     t.weightChunks = t.hasWeight && t.smoothing ? CeilDiv(t.classTotal, kWeightChunk) : 0;
     t.prologue = (t.rowChunks > 0 || t.weightChunks > 0) ? 1 : 0;
     // A few rows and at most one weight chunk: each core summing them itself takes what
@@ -349,12 +364,13 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
             const double perCore = static_cast<double>(s.weightTile ? tiles / cores : CeilDiv(tiles, cores));
             const int64_t rowCost = kRowOverhead + cols * elemTraffic;
             double tileCost = static_cast<double>(kTileOverhead + rows * rowCost);
-            // fp16/bf16 (row-major tiles): a tile's copy in, float work (two Casts, Exp, Muls)
+            // fp16/bf16: a tile's copy in, float work (two Casts, Exp, one pass of the row terms)
             // and copy out take about as long each, and a buffer holds its tile through all
             // three, so two buffers give a tile every three stages over two, three buffers one
             // every stage (bf16 4096 x 32000 on the NPU model: 242 us on 2 buffers of 1 x 32000,
-            // 222 on 3 of 1 x 16000). fp32's float work is a third of its copies: no such loss.
-            if (buffers == kMinIoBuffers && s.elemBytes == 2 && !s.weightTile) tileCost *= kTwoBufferStages;
+            // 222 on 3 of 1 x 16000; with weight and ls 0.1, 255.0 on 2 of 2 x 10672, 240.3 on
+            // 3 of 1 x 10672). fp32's float work is a third of its copies: no such loss.
+            if (buffers == kMinIoBuffers && s.elemBytes == 2) tileCost *= kTwoBufferStages;
             // The pieces and the weight reloads only add: skip them when the tiles alone lose.
             if (have && perCore * tileCost > best.cost) return;
             CrossEntropyLossGradTilingData f{};

@@ -102,6 +102,7 @@ public:
             if (t_.prologueLocal) reductions.Local(s_);
             else reductions.Totals(s_);
         }
+        SmoothWeightCopies();
         int64_t count = 0;
         if (t_.colMajorTiles) {
             unit0_ = core_ * t_.tilesPerCore + (core_ < t_.tileRemainder ? core_ : t_.tileRemainder);
@@ -350,30 +351,36 @@ private:
             const float* smooth = smooth_ + k;
             const int32_t* fixCol = fixCol_ + k;
             const int64_t at0 = (r0 - ra) * g.pitch;  // row r0 in p
-            // p * scale_i: one Muls per run of rows with the same scale (a whole
-            // row-packed tile under mean/sum without weight or z-loss; the pitch
-            // padding between its rows is scaled too and never copied out).
-            for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
-                k1 = RunEnd(rn, scale, k0);
-                AscendC::Muls(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], scale[k0],
-                              RunCount(g, k1 - k0, c0, dataEnd));
-            }
-            // - smooth_i * w_j (w_j = 1 without a weight; smooth_i = +0 adds nothing)
-            if (t_.smoothing) {
-                AscendC::PipeBarrier<PIPE_V>();
-                if (t_.hasWeight && t_.smoothWeightRows > 0 && g.cols == t_.c && c0 == 0 && c1 == g.pitch) {
-                    SmoothWholeRows(p[at0], rn, smooth, fixCol, g);
-                } else if (t_.hasWeight) {
-                    for (int64_t j = 0; j < rn; ++j) {
-                        if (fixCol[j] == kRowDead) continue;
-                        AscendC::Axpy(p[at0 + j * g.pitch], w, -smooth[j], static_cast<int32_t>(dataEnd - c0));
-                    }
-                } else {
-                    for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
-                        k1 = RunEnd(rn, smooth, k0);
-                        if (Bits(smooth[k0]) != 0)
-                            AscendC::Adds(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], -smooth[k0],
-                                          RunCount(g, k1 - k0, c0, dataEnd));
+            // p * scale_i - smooth_i * w_j, w_j = 1 without a weight: one instruction per run
+            // of rows with the same terms (a whole row-packed tile under mean/sum without
+            // weight or z-loss; the pitch padding between its rows is computed too and
+            // never copied out); smooth_i = +0 adds nothing.
+            const bool wholeRows = g.cols == t_.c && c0 == 0 && c1 == g.pitch;
+            if (t_.smoothing && !t_.hasWeight) {
+                for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+                    k1 = RunEnd(rn, scale, smooth, k0);
+                    ScaleAdd(p[at0 + k0 * g.pitch], scale[k0], smooth[k0], p, false,
+                             RunCount(g, k1 - k0, c0, dataEnd));
+                }
+            } else if (smoothedWeight_ && (t_.smoothWeightRows == 0 || wholeRows)) {
+                const bool rowCopies = t_.smoothWeightRows > 0;
+                ScaleSmoothedWeight(p[at0], rn, scale, fixCol, g, c0, dataEnd, rowCopies ? WeightRows(g.pitch) : w,
+                                    rowCopies ? t_.smoothWeightRows : 1);
+            } else {
+                for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+                    k1 = RunEnd(rn, scale, k0);
+                    AscendC::Muls(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], scale[k0],
+                                  RunCount(g, k1 - k0, c0, dataEnd));
+                }
+                if (t_.smoothing && t_.hasWeight) {
+                    AscendC::PipeBarrier<PIPE_V>();
+                    if (t_.smoothWeightRows > 0 && wholeRows) {
+                        SmoothWholeRows(p[at0], rn, smooth, fixCol, g);
+                    } else {
+                        for (int64_t j = 0; j < rn; ++j) {
+                            if (fixCol[j] == kRowDead) continue;
+                            AscendC::Axpy(p[at0 + j * g.pitch], w, -smooth[j], static_cast<int32_t>(dataEnd - c0));
+                        }
                     }
                 }
             }
@@ -393,6 +400,70 @@ private:
         if constexpr (!kFp32) {
             AscendC::PipeBarrier<PIPE_V>();
             AscendC::Cast(x[e0], p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
+        }
+    }
+
+    // p = p * scale + add over count elements in one FusedMulAdd (dst = src0 * dst + src1)
+    // instead of a Muls and an Adds or Axpy, each of which reads and writes one UB bank.
+    // src0 is one 256-byte block of scale read again by every repeat (repeat stride 0);
+    // src1 another of -smooth (perElement false) or sw from element 0 on (true), which
+    // holds -smooth * w_j. A block is rewritten only when its term changes; a smooth
+    // of +0 (and no sw) keeps the Muls alone.
+    __aicore__ inline void ScaleAdd(const AscendC::LocalTensor<float>& p, float scale, float smooth,
+                                    const AscendC::LocalTensor<float>& sw, bool perElement, int32_t count) {
+        if (!perElement && Bits(smooth) == 0) {
+            AscendC::Muls(p, p, scale, count);
+            return;
+        }
+        constexpr int32_t kLanes = 64;  // fp32 lanes of one repeat
+        const AscendC::LocalTensor<float> blocks = scratchBuf_.GetWithOffset<float>(2 * kLanes, kScratchTermsOff);
+        const bool newScale = !scaleBlockSet_ || Bits(scale) != blockScale_;
+        const bool newSmooth = !perElement && (!smoothBlockSet_ || Bits(smooth) != blockSmooth_);
+        if (newScale || newSmooth) {
+            AscendC::PipeBarrier<PIPE_V>();  // the last FusedMulAdd's reads of the blocks
+            if (newScale) AscendC::Duplicate(blocks, scale, kLanes);
+            if (newSmooth) AscendC::Duplicate(blocks[kLanes], -smooth, kLanes);
+            AscendC::PipeBarrier<PIPE_V>();
+        }
+        scaleBlockSet_ = true;
+        blockScale_ = Bits(scale);
+        if (!perElement) {
+            smoothBlockSet_ = true;
+            blockSmooth_ = Bits(smooth);
+        }
+        const AscendC::LocalTensor<float> add = perElement ? sw : blocks[kLanes];
+        const AscendC::BinaryRepeatParams params(1, 1, 1, 8, 0, perElement ? 8 : 0);
+        constexpr int32_t kMaxRepeats = 255;
+        int32_t at = 0;
+        for (int32_t left = count / kLanes; left > 0;) {
+            const int32_t repeats = left < kMaxRepeats ? left : kMaxRepeats;
+            AscendC::FusedMulAdd(p[at], blocks, perElement ? add[at] : add, static_cast<uint64_t>(kLanes),
+                                 static_cast<uint8_t>(repeats), params);
+            at += repeats * kLanes;
+            left -= repeats;
+        }
+        if (count % kLanes != 0)
+            AscendC::FusedMulAdd(p[at], blocks, perElement ? add[at] : add, static_cast<uint64_t>(count % kLanes), 1,
+                                 params);
+    }
+
+    // Weighted smoothing where every live row has the same smooth_i (mean and sum): p =
+    // p * scale_i + sw_j over rn rows from sw, the weight columns already multiplied by
+    // -smooth (smoothedWeight_): one ScaleAdd per run of up to maxRows live rows with
+    // equal scale_i (sw holds that many copies at the row pitch), one Muls by 0 per
+    // run of dead rows.
+    __aicore__ inline void ScaleSmoothedWeight(const AscendC::LocalTensor<float>& p, int64_t rn, const float* scale,
+                                               const int32_t* fixCol, const Tile& g, int64_t c0, int64_t dataEnd,
+                                               const AscendC::LocalTensor<float>& sw, int64_t maxRows) {
+        for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+            const bool dead = fixCol[k0] == kRowDead;
+            k1 = k0 + 1;
+            while (k1 < rn && (fixCol[k1] == kRowDead) == dead &&
+                   (dead || (k1 - k0 < maxRows && Bits(scale[k1]) == Bits(scale[k0]))))
+                ++k1;
+            const int32_t count = RunCount(g, k1 - k0, c0, dataEnd);
+            if (dead) AscendC::Muls(p[k0 * g.pitch], p[k0 * g.pitch], 0.0f, count);
+            else ScaleAdd(p[k0 * g.pitch], scale[k0], smoothAll_, sw, true, count);
         }
     }
 
@@ -494,6 +565,22 @@ private:
             AscendC::DataCopy(wRows[r * pitch], weights_.ub[t_.classOffset], static_cast<uint32_t>((t_.c + 7) / 8 * 8));
     }
 
+    // Under mean and sum every live row has the same smooth_i: the weight copies that only
+    // the smoothing reads (the row copies, or the tile's columns) then hold -smooth * w_j,
+    // and a row's scale and smoothing are one FusedMulAdd (ScaleSmoothedWeight).
+    __aicore__ inline void SmoothWeightCopies() {
+        const bool ownCopies = t_.smoothWeightRows > 0 || (t_.weightBufBytes > 0 && !t_.weightResident);
+        if (!t_.smoothing || !t_.hasWeight || t_.reduction == XENT_NONE || !ownCopies) return;
+        smoothedWeight_ = true;
+        smoothAll_ = ComputeRowTerms(t_, s_, s_.grad, s_.gradZ, 0.0f, 1.0f).smooth;
+        if (t_.smoothWeightRows == 0) return;  // LoadWeightTile scales each tile's columns
+        const int64_t elems = t_.smoothWeightRows * TileAt(0).pitch;
+        AscendC::PipeBarrier<PIPE_V>();  // the copies LoadResidentWeight made
+        AscendC::Muls(WeightRows(TileAt(0).pitch), WeightRows(TileAt(0).pitch), -smoothAll_,
+                      static_cast<int32_t>(elems));
+        AscendC::PipeBarrier<PIPE_V>();
+    }
+
     // The weight columns of the tile, reloaded only when the column tile changes.
     __aicore__ inline void LoadWeightTile(const Tile& g) {
         if (t_.weightBufBytes == 0 || t_.weightResident || g.col0 == loadedCol0_) return;
@@ -503,6 +590,10 @@ private:
                              AscendC::DataCopyExtParams(1, static_cast<uint32_t>(g.cols * 4), 0, 0, 0),
                              AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         WaitPipe<AscendC::HardEvent::MTE2_V>(pipe_);
+        if (smoothedWeight_) {
+            AscendC::Muls(w, w, -smoothAll_, static_cast<int32_t>(g.cols));
+            AscendC::PipeBarrier<PIPE_V>();
+        }
         loadedCol0_ = g.col0;
     }
 
@@ -544,6 +635,12 @@ private:
         while (k1 < n && Bits(v[k1]) == Bits(v[k0])) ++k1;
         return k1;
     }
+    // The same for the pairs (a[k], b[k]).
+    __aicore__ inline static int64_t RunEnd(int64_t n, const float* a, const float* b, int64_t k0) {
+        int64_t k1 = k0 + 1;
+        while (k1 < n && Bits(a[k1]) == Bits(a[k0]) && Bits(b[k1]) == Bits(b[k0])) ++k1;
+        return k1;
+    }
 
     const CrossEntropyLossGradTilingData& t_;
     AscendC::TPipe pipe_;
@@ -570,6 +667,13 @@ private:
     BadRowTracker bad_;
     int64_t core_ = 0;
     int64_t loadedCol0_ = -1;  // the first column of the loaded weight tile
+    // ScaleAdd's blocks, once set, hold scale and -smooth of these bits.
+    bool scaleBlockSet_ = false, smoothBlockSet_ = false;
+    uint32_t blockScale_ = 0, blockSmooth_ = 0;
+    // Weighted smoothing under mean or sum: smoothAll_ is every live row's smooth_i, and
+    // the weight copies Axpy would read hold -smoothAll_ * w_j instead.
+    bool smoothedWeight_ = false;
+    float smoothAll_ = 0.0f;
     // The row terms of tile rows [termsRow0_, termsRow0_ + termsRows_) of the tile being computed.
     float scale_[kChunk];
     float smooth_[kChunk];

@@ -17,9 +17,16 @@ constexpr int64_t kScratchStageBytes = 4096;
 static_assert(kRowSub * 8 <= kScratchStageBytes && kWeightSub * 4 <= kScratchStageBytes &&
                   kSlotBatch * kSlotBytes <= kScratchStageBytes,
               "prologue staging must fit");
+// After the prologue, stage holds the main loop's [terms]: 64 floats of scale_i, 64 of -smooth_i.
+constexpr int64_t kScratchTermsOff = kScratchStageOff;
+static_assert(2 * 64 * 4 <= kScratchStageBytes, "the term blocks must fit");
 constexpr int64_t kScratchValuesOff = kScratchStageOff + kScratchStageBytes;
 constexpr int64_t kScratchValuesBytes = 4096;  // kRowSub or kWeightSub floats
 static_assert(kRowSub * 4 <= kScratchValuesBytes && kWeightSub * 4 <= kScratchValuesBytes, "values must fit");
+// In the main kernel's totals, values holds the row slots' byte offsets (2 kSlotBatch
+// int32), their gathered W and M (2 kSlotBatch floats) and the two sums (one block each).
+constexpr int64_t kScratchSlotSumsOff = kScratchValuesOff + 4 * kSlotBatch * 4;
+static_assert(kScratchSlotSumsOff + 64 <= kScratchValuesOff + kScratchValuesBytes, "the slot sums must fit");
 constexpr int64_t kScratchReduceDstOff = kScratchValuesOff + kScratchValuesBytes;
 constexpr int64_t kScratchReduceTmpOff = kScratchReduceDstOff + 32;
 constexpr int64_t kScratchReduceTmpBytes = 4096;

@@ -18,8 +18,8 @@
 namespace xent {
 
 constexpr int64_t kSumsBatchRows = 1024;  // rows per batch: whole chunks
-constexpr int64_t kSumsBatchChunks = kSumsBatchRows / kRowChunk;
-static_assert(kSumsBatchRows % kRowChunk == 0, "a batch holds whole chunks");
+constexpr int64_t kSumsBatchChunks = kSumsBatchRows / kMinRowChunk;  // at most
+static_assert(kSumsBatchRows % kMaxRowChunk == 0, "a batch holds whole chunks of any size");
 static_assert(kSumsBatchRows / 64 <= 255, "Gather's count form: at most 255 repeats");
 
 constexpr int64_t kSumsStageOff = 0;

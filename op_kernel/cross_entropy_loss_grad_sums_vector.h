@@ -2,7 +2,7 @@
 // unit: a block's row chunks are contiguous, so their targets come in batches of
 // kSumsBatchRows in one DMA each, and a row's liveness and weight[target] are vector
 // work instead of three scalar UB accesses per row. Each chunk's partial is the same
-// ReduceSum over the same kRowChunk values as the scalar path's (weight[target], or 0
+// ReduceSum over the same rowChunkRows values as the scalar path's (weight[target], or 0
 // for a row that is ignored or out of range; M as the sum of 0/1), so the slots hold
 // the same numbers on any core count.
 //
@@ -45,10 +45,11 @@ public:
                                  AscendC::DataCopyExtParams(1, static_cast<uint32_t>(t_.classTotal * 4), 0, 0, 0),
                                  AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         }
-        const int64_t end = k1 * kRowChunk < t_.n ? k1 * kRowChunk : t_.n;
-        for (int64_t r0 = k0 * kRowChunk; r0 < end; r0 += kSumsBatchRows) {
+        const int64_t chunk = t_.rowChunkRows;
+        const int64_t end = k1 * chunk < t_.n ? k1 * chunk : t_.n;
+        for (int64_t r0 = k0 * chunk; r0 < end; r0 += kSumsBatchRows) {
             const int64_t rows = end - r0 < kSumsBatchRows ? end - r0 : kSumsBatchRows;
-            Batch(r0, rows, r0 != k0 * kRowChunk);
+            Batch(r0, rows, r0 != k0 * chunk);
         }
     }
 
@@ -115,18 +116,19 @@ private:
         const AscendC::LocalTensor<float> slots = Floats(kSumsSlotsOff, kSumsBatchChunks * kSlotFloats);
         const AscendC::LocalTensor<float> counts = Floats(kSumsCountsOff, kSumsBatchChunks * kSlotFloats);
         const AscendC::LocalTensor<float> reduceTmp = Floats(kSumsReduceTmpOff, kSlotFloats);
-        const int64_t chunks = (rows + kRowChunk - 1) / kRowChunk;
+        const int64_t chunk = t_.rowChunkRows;
+        const int64_t chunks = (rows + chunk - 1) / chunk;
         for (int64_t c = 0; c < chunks; ++c) {
-            const int32_t cr = static_cast<int32_t>(rows - c * kRowChunk < kRowChunk ? rows - c * kRowChunk : kRowChunk);
-            AscendC::ReduceSum(counts[c * kSlotFloats], live[c * kRowChunk], reduceTmp, cr);
-            if (t_.hasWeight) AscendC::ReduceSum(slots[c * kSlotFloats], w[c * kRowChunk], reduceTmp, cr);
+            const int32_t cr = static_cast<int32_t>(rows - c * chunk < chunk ? rows - c * chunk : chunk);
+            AscendC::ReduceSum(counts[c * kSlotFloats], live[c * chunk], reduceTmp, cr);
+            if (t_.hasWeight) AscendC::ReduceSum(slots[c * kSlotFloats], w[c * chunk], reduceTmp, cr);
         }
         const AscendC::LocalTensor<int32_t> slotsInt = slots.template ReinterpretCast<int32_t>();
         for (int64_t c = 0; c < chunks; ++c)
             slotsInt.SetValue(static_cast<uint32_t>(c * kSlotFloats + 1),
                               static_cast<int32_t>(counts.GetValue(static_cast<uint32_t>(c * kSlotFloats))));
         WaitPipe<AscendC::HardEvent::S_MTE3>(pipe_);
-        AscendC::DataCopyPad(rowPartialGm_[r0 / kRowChunk * kSlotFloats], slots,
+        AscendC::DataCopyPad(rowPartialGm_[r0 / chunk * kSlotFloats], slots,
                              AscendC::DataCopyExtParams(1, static_cast<uint32_t>(chunks * kSlotBytes), 0, 0, 0));
     }
 

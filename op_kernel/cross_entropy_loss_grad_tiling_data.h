@@ -12,7 +12,9 @@ enum XentReduction : int64_t { XENT_NONE = 0, XENT_MEAN = 1, XENT_SUM = 2 };
 
 // Prologue chunk sizes: fixed, so the mean's W, M and sum_k w_k are summed in
 // the same order on every core count, SoC profile and UB size.
-constexpr int64_t kRowChunk = 256;      // rows per W/M partial (small: its scalar loop is the prologue's critical path)
+// Rows per W/M partial (rowChunkRows): a power of two from kMinRowChunk to kMaxRowChunk,
+// chosen from N alone (its scalar loop is the prologue's critical path).
+constexpr int64_t kMinRowChunk = 64, kMaxRowChunk = 256;
 constexpr int64_t kLocalPrologueRows = 64;  // up to this many rows every core sums the prologue's chunks itself
 constexpr int64_t kRowSub = 512;        // rows staged in UB at a time inside a chunk
 constexpr int64_t kWeightChunk = 4096;  // weight columns per sum_k w_k partial
@@ -116,7 +118,8 @@ struct CrossEntropyLossGradTilingData {
     int64_t sumsVector;
     int64_t sumsBufBytes;
     int64_t sumsWeightBufBytes;
-    int64_t rowChunks;       // ceil(N / kRowChunk) when mean, else 0
+    int64_t rowChunks;       // ceil(N / rowChunkRows) when mean, else 0
+    int64_t rowChunkRows;    // rows per row chunk (kMinRowChunk..kMaxRowChunk)
     int64_t weightChunks;    // ceil(classTotal / kWeightChunk) when weighted smoothing, else 0
 
     // ---- user workspace layout (byte offsets from GetUserWorkspace()) ----

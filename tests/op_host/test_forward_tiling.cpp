@@ -83,7 +83,11 @@ void CheckProperties(const ForwardProblem& p, const TilingPlatform& plat) {
         return;
     }
     const CrossEntropyLossGradTilingData& g = t.grad;
-    XCHECK_EQ(g.rowChunks, p.reduction == XENT_MEAN ? (p.n + kRowChunk - 1) / kRowChunk : int64_t(0));
+    // Row chunks: from N alone, the fewest rows from 64 up to 256 that make at most 32 chunks.
+    int64_t chunkRows = 64;
+    while (chunkRows < 256 && (p.n + chunkRows - 1) / chunkRows > 32) chunkRows *= 2;
+    XCHECK_EQ(g.rowChunkRows, chunkRows);
+    XCHECK_EQ(g.rowChunks, p.reduction == XENT_MEAN ? (p.n + chunkRows - 1) / chunkRows : int64_t(0));
     XCHECK_EQ(g.weightChunks, p.hasWeight && p.labelSmoothing > 0 ? (p.c + kWeightChunk - 1) / kWeightChunk : int64_t(0));
     XCHECK_EQ(t.scratchBufBytes, g.prologue ? kScratchBytes : int64_t(0));
     XCHECK_EQ(g.blockDim, t.blockDim);

@@ -49,10 +49,10 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
-    // Row-packed weighted smoothing with a resident weight: w copied onto 8 rows at the
-    // row pitch when those copies take at most 16 KiB.
-    const bool weightRows = t.weightResident && p.labelSmoothing > 0 && t.tileCols == p.c && 8 * pitch * 4 <= 16384;
-    XCHECK_EQ(t.smoothWeightRows, int64_t(weightRows ? 8 : 0));
+    // Row-packed weighted smoothing with a resident weight: w copied onto as many rows at
+    // the row pitch as 16 KiB holds, at most 8.
+    const bool weightRows = t.weightResident && p.labelSmoothing > 0 && t.tileCols == p.c;
+    XCHECK_EQ(t.smoothWeightRows, weightRows ? std::min<int64_t>(8, 16384 / (pitch * 4)) : int64_t(0));
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32 + t.smoothWeightRows * pitch * 4);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
     // A stage holds whole tiles' rows, about 64 of them, 256 with column-major tiles
