@@ -6,12 +6,12 @@
 // chunk's partial is summed in a fixed order (ReduceSum over kRowSub/kWeightSub
 // staged values, then in sequence) and written to its own 32-byte workspace slot
 // by a launch of its own (cross_entropy_loss_grad_sums, before the main kernel on
-// the same stream); every core of the main kernel then adds all partials in chunk
-// order, so every core, core count and SoC profile gets the same bits, and no core
-// ever waits for another (no SyncAll, nothing that could deadlock). The fused kernel,
-// which syncs its cores for its loss anyway, does the same within its one launch
-// (InLaunch). M is counted as an integer. Small problems (one chunk of each) skip the slots: every core of the
-// main kernel sums the chunk itself.
+// the same stream); every core of the main kernel then adds all partials up in a fixed
+// order (SumRowPartials, SumWeightPartials), so every core, core count and SoC profile
+// gets the same bits, and no core ever waits for another (no SyncAll, nothing that
+// could deadlock). The fused kernel, which syncs its cores for its loss anyway, does the
+// same within its one launch (InLaunch). M is counted exactly. Small problems (one chunk
+// of each) skip the slots: every core of the main kernel sums the chunk itself.
 #pragma once
 #include "kernel_operator.h"
 
@@ -49,7 +49,7 @@ public:
     // Weight chunk k's slot (the sums launch's vector path deals the chunks itself).
     __aicore__ inline void WeightPartial(int64_t k) { WeightChunk(k); }
 
-    // The main kernel, after the sums launch: every core adds the slots in chunk order.
+    // The main kernel, after the sums launch: every core adds the slots up in a fixed order.
     __aicore__ inline void Totals(LaunchScalars& s) {
         if (t_.rowChunks > 0) SumRowPartials(s);
         if (t_.weightChunks > 0) SumWeightPartials(s);
