@@ -78,6 +78,7 @@ public:
         userWs_ = a.userWorkspace;
 
         pipe_.InitBuffer(ioQ_, static_cast<uint8_t>(t_.ioBuffers), static_cast<uint32_t>(t_.ioBufBytes));
+        if (t_.workPadBytes > 0) pipe_.InitBuffer(padBuf_, static_cast<uint32_t>(t_.workPadBytes));
         if (t_.workBufBytes > 0) pipe_.InitBuffer(workBuf_, static_cast<uint32_t>(t_.workBufBytes));
         if (t_.weightBufBytes > 0) pipe_.InitBuffer(weightBuf_, static_cast<uint32_t>(t_.weightBufBytes));
         weights_.gm = weightGm_;
@@ -646,7 +647,7 @@ private:
     AscendC::TPipe pipe_;
     // Ring depth 2: tile i+1's input and tile i's output are enqueued at once.
     AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 2> ioQ_;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> workBuf_, weightBuf_, stageBuf_, scratchBuf_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> padBuf_, workBuf_, weightBuf_, stageBuf_, scratchBuf_;
     AscendC::GlobalTensor<T> logProbGm_, outGm_, outAroundGm_, gradLossGm_, gradZGm_, lseGm_;
     AscendC::GlobalTensor<TTarget> targetGm_;
     AscendC::GlobalTensor<float> weightGm_;

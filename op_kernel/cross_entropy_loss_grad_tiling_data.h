@@ -96,6 +96,10 @@ struct CrossEntropyLossGradTilingData {
     // fp16/bf16 only, else 0: the fp32 work area, the whole tile or (when smaller) the
     // floats of one piece, a multiple of 64 (pieces start on 32-byte blocks of both types)
     int64_t workBufBytes;
+    // Unused UB between the tile buffers and the work area, so that the work area starts
+    // on the 64 KiB third of UB after the one the tile buffers fill: a Cast between them
+    // then never reads and writes one bank (0: no such padding).
+    int64_t workPadBytes;
     int64_t weightBufBytes;  // the whole weight (weightResident, then its smoothWeightRows copies), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageRows;       // rows one stage holds: tileRows row-packed, more with column tiles (one DMA for many rows)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages

@@ -46,6 +46,11 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
         XCHECK(t.workBufBytes >= t.tileRows * pitch * 4 || (t.workBufBytes % 256 == 0 && t.workBufBytes >= 8192));
     else
         XCHECK_EQ(t.workBufBytes, int64_t(0));
+    // Padding only to start a whole-tile work area on UB's second 64 KiB third.
+    if (t.workPadBytes > 0) {
+        XCHECK_EQ(t.ioBuffers * t.ioBufBytes + t.workPadBytes, int64_t(65536));
+        XCHECK(t.workBufBytes >= t.tileRows * pitch * 4);
+    }
     if (p.hasWeight && p.labelSmoothing > 0) XCHECK(t.weightBufBytes >= t.tileCols * 4);
     // A weight of at most 4096 classes stays in UB whole; a larger one never does.
     XCHECK_EQ(t.weightResident, int64_t(p.hasWeight && p.c <= 4096));  // the vendor API: classOffset 0
