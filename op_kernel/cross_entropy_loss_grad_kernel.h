@@ -575,10 +575,10 @@ private:
         smoothedWeight_ = true;
         smoothAll_ = ComputeRowTerms(t_, s_, s_.grad, s_.gradZ, 0.0f, 1.0f).smooth;
         if (t_.smoothWeightRows == 0) return;  // LoadWeightTile scales each tile's columns
-        const int64_t elems = t_.smoothWeightRows * TileAt(0).pitch;
+        const int64_t pitch = TileAt(0).pitch;  // every row-packed tile's, as in LoadResidentWeight
+        const AscendC::LocalTensor<float> wRows = WeightRows(pitch);
         AscendC::PipeBarrier<PIPE_V>();  // the copies LoadResidentWeight made
-        AscendC::Muls(WeightRows(TileAt(0).pitch), WeightRows(TileAt(0).pitch), -smoothAll_,
-                      static_cast<int32_t>(elems));
+        AscendC::Muls(wRows, wRows, -smoothAll_, static_cast<int32_t>(t_.smoothWeightRows * pitch));
         AscendC::PipeBarrier<PIPE_V>();
     }
 
@@ -631,11 +631,7 @@ private:
     }
     // The end of the run of entries of v[0, n) from k0 on with v[k0]'s bits (+0 and
     // -0 apart: they scale and add differently). Plain loops, not lambdas, in device code.
-    __aicore__ inline static int64_t RunEnd(int64_t n, const float* v, int64_t k0) {
-        int64_t k1 = k0 + 1;
-        while (k1 < n && Bits(v[k1]) == Bits(v[k0])) ++k1;
-        return k1;
-    }
+    __aicore__ inline static int64_t RunEnd(int64_t n, const float* v, int64_t k0) { return RunEnd(n, v, v, k0); }
     // The same for the pairs (a[k], b[k]).
     __aicore__ inline static int64_t RunEnd(int64_t n, const float* a, const float* b, int64_t k0) {
         int64_t k1 = k0 + 1;

@@ -10,8 +10,8 @@ namespace xent {
 enum XentDtype : int64_t { XENT_FP32 = 0, XENT_FP16 = 1, XENT_BF16 = 2 };
 enum XentReduction : int64_t { XENT_NONE = 0, XENT_MEAN = 1, XENT_SUM = 2 };
 
-// Prologue chunk sizes: fixed, so the mean's W, M and sum_k w_k are summed in
-// the same order on every core count, SoC profile and UB size.
+// Prologue chunk sizes: constants or (rows) chosen from N alone, so the mean's W, M and
+// sum_k w_k are summed in the same order on every core count, SoC profile and UB size.
 // Rows per W/M partial (rowChunkRows): a power of two from kMinRowChunk to kMaxRowChunk,
 // chosen from N alone (its scalar loop is the prologue's critical path).
 constexpr int64_t kMinRowChunk = 64, kMaxRowChunk = 256;
@@ -25,7 +25,7 @@ constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every targ
 // Rows whose terms the kernel holds on its scalar stack at once; a piece of a tile's
 // float work spans at most this many whole rows.
 constexpr int64_t kTermRows = 64;
-// Rows one weighted-smoothing Axpy covers (the weight's row copies, see smoothWeightRows).
+// Most rows one weighted-smoothing instruction covers (the weight's row copies, see smoothWeightRows).
 constexpr int64_t kSmoothWeightRows = 8;
 
 struct CrossEntropyLossGradTilingData {
@@ -86,8 +86,9 @@ struct CrossEntropyLossGradTilingData {
     // not a GM one, in the prologue and per row, and the smoothing term reads it too.
     int64_t weightResident;
     // Row-packed weighted smoothing with a resident weight: w copied onto this many rows
-    // (0 or kSmoothWeightRows) at the tile's row pitch, after the weight in its buffer,
-    // so one Axpy subtracts smooth_i * w_j from that many consecutive rows at once.
+    // (0, or up to kSmoothWeightRows in 16 KiB) at the tile's row pitch, after the weight
+    // in its buffer, so one instruction covers that many consecutive rows: a FusedMulAdd
+    // from copies scaled by -smooth (mean, sum), else an Axpy of smooth_i * w_j.
     int64_t smoothWeightRows;
 
     // ---- UB buffers, bytes (each a multiple of 32) ----
