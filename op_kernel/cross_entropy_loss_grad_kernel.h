@@ -87,6 +87,8 @@ public:
         pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
         stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
         stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+        fixEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
+        fixEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
 
         // 0-D gradients of mean/sum: one scalar each per launch.
         if (t_.reduction != XENT_NONE) {
@@ -132,6 +134,8 @@ public:
         }
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
         pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[1]);
+        pipe_.template ReleaseEventID<AscendC::HardEvent::V_S>(fixEvent_[0]);
+        pipe_.template ReleaseEventID<AscendC::HardEvent::V_S>(fixEvent_[1]);
         ReportBadTargets();
     }
 
@@ -293,43 +297,100 @@ private:
     }
 
     // x: the tile's dequeued buffer, logProb in, xGrad out (enqueued for the copy out).
-    // The float work goes piece by piece through the work area: the whole tile when it
-    // fits (fp32 always: it works in the tile buffer itself), else groups of whole rows,
-    // else column pieces of one row. Every step is elementwise, so the pieces give the
+    // The float work goes piece by piece: fp32 in the tile buffer itself, fp16/bf16
+    // through the work area. A tile of several rows goes in pieces of whole rows, in two
+    // alternating halves of the work area, so that the scalar unit fixes one piece's
+    // target columns while the vector unit works the next (PieceRows); otherwise the
+    // whole tile when it fits, else groups of whole rows, else column pieces of one row,
+    // each finished before the next. Every step is elementwise, so the pieces give the
     // bits of one pass over the tile; the 16-bit tile buffers then take 2 B of UB per
     // element instead of sharing it with a 4 B work tile, and hold whole rows.
     __aicore__ inline void Compute(int64_t index, int32_t slot, AscendC::LocalTensor<T>& x) {
         const Tile g = TileAt(index);
         const int64_t work = kFp32 ? g.rows * g.pitch : t_.workBufBytes / 4;
-        int64_t pieceRows = g.rows, pieceCols = g.pitch;
-        if (g.rows * g.pitch > work) {
-            pieceRows = g.pitch <= work ? (work / g.pitch < kChunk ? work / g.pitch : kChunk) : 1;
-            pieceCols = g.pitch <= work ? g.pitch : work;
-        }
-        termsRows_ = 0;
-        bool first = true;
-        for (int64_t ra = 0; ra < g.rows; ra += pieceRows) {
-            const int64_t rb = g.rows - ra < pieceRows ? g.rows : ra + pieceRows;
-            for (int64_t c0 = 0; c0 < g.pitch; c0 += pieceCols) {
-                const int64_t c1 = g.pitch - c0 < pieceCols ? g.pitch : c0 + pieceCols;
-                Piece(g, slot, x, ra, rb, c0, c1, first);
-                first = false;
+        int64_t pieceRows = PieceRows(g.rows, g.pitch, work), pieceCols = g.pitch;
+        const bool overlap = pieceRows > 0;
+        if (!overlap) {
+            pieceRows = g.rows;
+            if (g.rows * g.pitch > work) {
+                pieceRows = g.pitch <= work ? (work / g.pitch < kChunk ? work / g.pitch : kChunk) : 1;
+                pieceCols = g.pitch <= work ? g.pitch : work;
             }
         }
+        termsRows_ = 0;
+        int32_t piece = 0;
+        for (int64_t ra = 0; ra < g.rows; ra += pieceRows) {
+            const int64_t rb = g.rows - ra < pieceRows ? g.rows : ra + pieceRows;
+            for (int64_t c0 = 0; c0 < g.pitch; c0 += pieceCols, ++piece) {
+                const int64_t c1 = g.pitch - c0 < pieceCols ? g.pitch : c0 + pieceCols;
+                const int64_t area = overlap && !kFp32 ? (piece & 1) * HalfWork(work) : 0;
+                Piece(g, slot, x, ra, rb, c0, c1, piece == 0, area, pending_[piece & 1]);
+                if (!overlap) FinishPiece(pending_[piece & 1]);
+                else if (piece > 0) FinishPiece(pending_[(piece - 1) & 1]);
+            }
+        }
+        if (overlap) FinishPiece(pending_[(piece - 1) & 1]);
         ioQ_.template EnQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>(x);
     }
 
+    // Rows per piece when a tile of `rows` rows at `pitch` goes in overlapped pieces (at
+    // least two, at most kChunk rows, each fp16/bf16 piece in half of the work area of
+    // `work` floats); 0 when it does not (one row, or no room for a row in each half).
+    __aicore__ inline static int64_t PieceRows(int64_t rows, int64_t pitch, int64_t work) {
+        if (rows < 2 || (!kFp32 && HalfWork(work) < pitch)) return 0;
+        const int64_t fit = kFp32 ? kChunk : HalfWork(work) / pitch;
+        const int64_t cap = fit < kChunk ? fit : kChunk;
+        int64_t pieces = (rows + cap - 1) / cap;
+        if (pieces < 2) pieces = 2;
+        return (rows + pieces - 1) / pieces;
+    }
+
+    // Floats in each half of a work area of `work` floats (256-byte aligned).
+    __aicore__ inline static int64_t HalfWork(int64_t work) { return work / 2 / 64 * 64; }
+
+    // A piece whose vector work is issued, and whose target-column fix-up and (fp16/bf16)
+    // Cast back into the tile buffer are still to come (FinishPiece). A piece holds at
+    // most kChunk rows, so at most kChunk fix-ups.
+    struct PendingPiece {
+        AscendC::LocalTensor<float> p;  // the piece's fp32 values
+        AscendC::LocalTensor<T> x;      // the tile buffer, element e0 on
+        int64_t e0 = 0;
+        int32_t n = 0, fixes = 0, event = 0;
+        uint32_t at[kChunk];
+        float nll[kChunk];
+    };
+
+    // p[at] -= nll_i at each target column of the piece, once the vector unit is done with
+    // it (v - nll_i in fp32, rounded once by the Cast), then the Cast back for fp16/bf16.
+    __aicore__ inline void FinishPiece(PendingPiece& d) {
+        if (d.fixes > 0) {
+            AscendC::WaitFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
+            for (int32_t j = 0; j < d.fixes; ++j) d.p.SetValue(d.at[j], d.p.GetValue(d.at[j]) - d.nll[j]);
+            WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        }
+        if constexpr (!kFp32) {
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Cast(d.x[d.e0], d.p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(d.n));
+        }
+    }
+
     // Rows [ra, rb) x columns [c0, c1) of the tile (c1 <= pitch; whole rows when c0 = 0
-    // and c1 = pitch, else ra + 1 = rb): exp, the row terms, the fix-up, in fp32.
+    // and c1 = pitch, else ra + 1 = rb): exp and the row terms in fp32 (from `area` floats
+    // into the work area for fp16/bf16); the fix-ups it needs are recorded in d.
     __aicore__ inline void Piece(const Tile& g, int32_t slot, AscendC::LocalTensor<T>& x, int64_t ra, int64_t rb,
-                                 int64_t c0, int64_t c1, bool first) {
+                                 int64_t c0, int64_t c1, bool first, int64_t area, PendingPiece& d) {
         const int64_t e0 = ra * g.pitch + c0;
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
         const int32_t n = static_cast<int32_t>((rb - ra - 1) * g.pitch + c1 - c0);
         const int64_t dataEnd = c1 < g.cols ? c1 : g.cols;  // the piece's last data column + 1 in a row
         // p: the fp32 values (x itself for fp32); element (r, c) of the tile is p[(r - ra) * pitch + c - c0]
-        AscendC::LocalTensor<float> p = WorkArea(x, e0);
-        AscendC::PipeBarrier<PIPE_V>();  // the previous piece's last reads of the work area
+        AscendC::LocalTensor<float> p = WorkArea(x, e0, area);
+        AscendC::PipeBarrier<PIPE_V>();  // the last reads of this work area
+        d.p = p;
+        d.x = x;
+        d.e0 = e0;
+        d.n = n;
+        d.fixes = 0;
         // p = exp(logProb), in fp32
         if constexpr (!kFp32) {
             AscendC::Cast(p, x[e0], AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
@@ -385,22 +446,16 @@ private:
                     }
                 }
             }
-            // - nll_i at the target column: p - 1 formed in fp32, rounded once below.
-            bool anyFix = false;
-            for (int64_t j = 0; j < rn; ++j) anyFix = anyFix || (fixCol[j] >= c0 && fixCol[j] < dataEnd);
-            if (anyFix) {
-                WaitPipe<AscendC::HardEvent::V_S>(pipe_);
-                for (int64_t j = 0; j < rn; ++j) {
-                    if (fixCol[j] < c0 || fixCol[j] >= dataEnd) continue;
-                    const uint32_t at = static_cast<uint32_t>(at0 + j * g.pitch + fixCol[j] - c0);
-                    p.SetValue(at, p.GetValue(at) - nll_[k + j]);
-                }
-                WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+            // - nll_i at the target column: p - 1 formed in fp32, rounded once by the Cast.
+            for (int64_t j = 0; j < rn; ++j) {
+                if (fixCol[j] < c0 || fixCol[j] >= dataEnd) continue;
+                d.at[d.fixes] = static_cast<uint32_t>(at0 + j * g.pitch + fixCol[j] - c0);
+                d.nll[d.fixes++] = nll_[k + j];
             }
         }
-        if constexpr (!kFp32) {
-            AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Cast(x[e0], p, AscendC::RoundMode::CAST_RINT, static_cast<uint32_t>(n));
+        if (d.fixes > 0) {
+            d.event = fixEvents_++ & 1;
+            AscendC::SetFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
         }
     }
 
@@ -600,11 +655,11 @@ private:
 
     // The fp32 values of a piece from tile element e0 on: the tile buffer itself (fp32)
     // or the work area.
-    __aicore__ inline AscendC::LocalTensor<float> WorkArea(const AscendC::LocalTensor<T>& x, int64_t e0) {
+    __aicore__ inline AscendC::LocalTensor<float> WorkArea(const AscendC::LocalTensor<T>& x, int64_t e0, int64_t area) {
         if constexpr (kFp32) {
             return x[e0];
         } else {
-            return workBuf_.template Get<float>();
+            return workBuf_.template Get<float>()[area];
         }
     }
 
@@ -651,6 +706,10 @@ private:
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     GM_ADDR userWs_ = nullptr;
     AscendC::TEventID stageEvent_[2] = {0, 0};
+    // A piece's V_S flag for its fix-ups: two, since the next piece's is set before it is waited.
+    AscendC::TEventID fixEvent_[2] = {0, 0};
+    int32_t fixEvents_ = 0;
+    PendingPiece pending_[2];
     int32_t lastStage_ = 1;  // the stage area of the last staging (the first goes to 0)
     int64_t stagedRow0_ = -1, stagedRows_ = 0;
     // Per tile slot: its stage area, whether Compute waits for it, and the staged row of its first row.
