@@ -14,7 +14,8 @@
 // DeQue<VECOUT, GM>(i) (a DeQue only makes its pipe wait: the scalar unit goes on). Per tile:
 //   DataCopyPad in -> per piece: [Cast to fp32] -> Exp -> Muls(scale_i) per run of rows with
 //   one scale -> Adds(-smooth_i) per run, or Axpy(w, -smooth_i) per row -> scalar
-//   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out.
+//   fix-up of the target column (v - nll_i in fp32) -> [Cast CAST_RINT] -> DataCopyPad out;
+//   a piece's fix-up waits until the next piece's vector work is issued (Compute).
 // logProb is read once and out written once; per-row inputs are staged in small
 // DataCopyPads (once for a row's consecutive column tiles), weight[t_i] is one
 // scalar read per row and tile, from a UB copy of the whole weight when it is small.
