@@ -47,6 +47,10 @@ constexpr double kTwoBufferStages = 1.5;  // three equal stages over two buffers
 // A row chunk of the sums launch's vector path, in launched blocks' launch costs: about
 // 0.28 us against 0.094 us on the NPU model (ComputeTiling, sumsBlockDim).
 constexpr double kSumsChunkBlockCosts = 3.0;
+// A row of the sums launch's scalar path, in the same units: its target read from UB and
+// weight[target] read from GM (about 71 cycles on the NPU model, whose 60 for a scalar GM
+// read is an assumption) or from UB with the weight resident (about 23).
+constexpr double kScalarRowBlockCosts = 0.41, kScalarResidentRowBlockCosts = 0.13;
 // A row of a multi-row tile is one DataCopyPad burst; several rows only pay when each
 // burst is at least this long. The vendor guide counts a strided copy by its total
 // size (高效的使用搬运API.md: 16 bursts of 2 KB are "one 32 KB copy"), so on the NPU
@@ -303,6 +307,36 @@ int64_t RowChunkRows(int64_t n) {
     return rows;
 }
 
+// Blocks of the sums launch's scalar path, which deals chunk j to block j mod blocks (the
+// kernel's Partials): the count, up to t.sumsBlockDim, with the least launch cost plus
+// busiest block, in launched blocks' costs. Its row chunks weigh far more than its
+// weight chunks, so a block per row chunk, with the weight chunks shared among them,
+// beats a block per chunk (bf16 1046 x 128256 with weight and smoothing: 17 row chunks
+// and 32 weight chunks, 7.8 us of sums launch on 17 blocks against 9.0 on 48; the best
+// count the model finds, 25, gives 7.5).
+int64_t ScalarSumsBlocks(const CrossEntropyLossGradTilingData& t) {
+    const double rowCost =
+        static_cast<double>(t.rowChunkRows) * (t.weightResident || !t.hasWeight ? kScalarResidentRowBlockCosts
+                                                                                : kScalarRowBlockCosts);
+    const int64_t chunks = t.rowChunks + t.weightChunks;
+    int64_t best = t.sumsBlockDim;
+    double bestCost = 0;
+    for (int64_t blocks = 1; blocks <= t.sumsBlockDim; ++blocks) {
+        double busiest = 0;
+        for (int64_t b = 0; b < blocks; ++b) {
+            double work = 0;
+            for (int64_t j = b; j < chunks; j += blocks) work += j < t.rowChunks ? rowCost : kSumsChunkBlockCosts;
+            busiest = std::max(busiest, work);
+        }
+        const double cost = static_cast<double>(blocks) + busiest;
+        if (blocks == 1 || cost < bestCost) {
+            best = blocks;
+            bestCost = cost;
+        }
+    }
+    return best;
+}
+
 int64_t SetGradPrologue(CrossEntropyLossGradTilingData& t, int64_t slotOffset) {
     // Prologue: W and M for mean; sum_k w_k for weighted smoothing.
     const bool mean = t.reduction == XENT_MEAN;
@@ -489,8 +523,9 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
         const int64_t chunks = t.rowChunks + t.weightChunks;
         const int64_t best = static_cast<int64_t>(std::ceil(std::sqrt(kSumsChunkBlockCosts * static_cast<double>(chunks))));
         t.sumsBlockDim = std::min(t.sumsBlockDim, std::max<int64_t>(1, best));
-    } else if (t.sumsBlockDim > 0 && t.weightResident) {
-        t.sumsWeightBufBytes = weightBytes;
+    } else if (t.sumsBlockDim > 0) {
+        if (t.weightResident) t.sumsWeightBufBytes = weightBytes;
+        t.sumsBlockDim = ScalarSumsBlocks(t);
     }
 
     r.blockDim = static_cast<uint32_t>(t.blockDim);

@@ -116,6 +116,12 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     const bool local = t.prologue && p.n <= 64 && t.weightChunks <= 1;
     XCHECK_EQ(t.prologueLocal, int64_t(local));
     XCHECK_EQ(t.weightPartialOffset, t.rowPartialOffset + 32 * (local ? 0 : t.rowChunks));
+    // The sums launch: only for slots, at most a block per chunk and per main-kernel core.
+    if (t.prologue && !local && p.n > 0) {
+        XCHECK(t.sumsBlockDim >= 1 && t.sumsBlockDim <= std::min(t.blockDim, t.rowChunks + t.weightChunks));
+    } else {
+        XCHECK_EQ(t.sumsBlockDim, int64_t(0));
+    }
 }
 
 TilingProblem RandomProblem(std::mt19937_64& rng) {
@@ -260,6 +266,27 @@ XTEST(remainder_pieces_100x4000_and_weight_rows_100x400) {
         const TilingResult rows = ComputeTiling(p, TilingPlatform{});
         XCHECK(rows.ok);
         XCHECK_EQ(rows.data.smoothWeightRows, int64_t(8));
+    }
+}
+
+// The sums launch's scalar path (a weight too large for UB): its row chunks, each a scalar
+// GM read per row, weigh far more than its weight chunks, so each gets a block of its own
+// and the weight chunks share those blocks instead of taking a block each.
+XTEST(sums_launch_scalar_path_gives_each_row_chunk_a_block) {
+    for (int64_t dtype : {XENT_FP32, XENT_BF16}) {
+        TilingProblem p;
+        p.n = 1046;
+        p.c = 128256;
+        p.dtype = dtype;
+        p.hasWeight = true;
+        p.labelSmoothing = 0.1;
+        const TilingResult r = ComputeTiling(p, TilingPlatform{});
+        XCHECK(r.ok);
+        const CrossEntropyLossGradTilingData& t = r.data;
+        XCHECK_EQ(t.sumsVector, int64_t(0));
+        XCHECK(t.rowChunks > 1 && t.weightChunks > 1);
+        XCHECK(t.rowChunks + t.weightChunks > t.blockDim);
+        XCHECK(t.sumsBlockDim >= t.rowChunks && t.sumsBlockDim < t.blockDim);
     }
 }
 
