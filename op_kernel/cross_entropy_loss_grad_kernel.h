@@ -27,6 +27,7 @@
 #include "cross_entropy_loss_grad_row_terms.h"
 #include "cross_entropy_loss_grad_scratch_layout.h"
 #include "cross_entropy_loss_grad_tiling_data.h"
+#include "cross_entropy_loss_scale_add.h"
 #include "kernel_entry.h"
 
 namespace xent {
@@ -86,6 +87,7 @@ public:
         if (t_.weightResident) LoadResidentWeight();
         pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
         pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
+        scaleAdd_.Init(scratchBuf_.GetWithOffset<float>(128, kScratchTermsOff));
         stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
         stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
         fixEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
@@ -422,8 +424,7 @@ private:
             if (t_.smoothing && !t_.hasWeight) {
                 for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
                     k1 = RunEnd(rn, scale, smooth, k0);
-                    ScaleAdd(p[at0 + k0 * g.pitch], scale[k0], smooth[k0], p, false,
-                             RunCount(g, k1 - k0, c0, dataEnd));
+                    scaleAdd_.Apply(p[at0 + k0 * g.pitch], scale[k0], smooth[k0], RunCount(g, k1 - k0, c0, dataEnd));
                 }
             } else if (smoothedWeight_ && (t_.smoothWeightRows == 0 || wholeRows)) {
                 const bool rowCopies = t_.smoothWeightRows > 0;
@@ -460,53 +461,9 @@ private:
         }
     }
 
-    // p = p * scale + add over count elements in one FusedMulAdd (dst = src0 * dst + src1)
-    // instead of a Muls and an Adds or Axpy, each of which reads and writes one UB bank.
-    // src0 is one 256-byte block of scale read again by every repeat (repeat stride 0);
-    // src1 another of -smooth (perElement false) or sw from element 0 on (true), which
-    // holds -smooth * w_j. A block is rewritten only when its term changes; a smooth
-    // of +0 (and no sw) keeps the Muls alone.
-    __aicore__ inline void ScaleAdd(const AscendC::LocalTensor<float>& p, float scale, float smooth,
-                                    const AscendC::LocalTensor<float>& sw, bool perElement, int32_t count) {
-        if (!perElement && Bits(smooth) == 0) {
-            AscendC::Muls(p, p, scale, count);
-            return;
-        }
-        constexpr int32_t kLanes = 64;  // fp32 lanes of one repeat
-        const AscendC::LocalTensor<float> blocks = scratchBuf_.GetWithOffset<float>(2 * kLanes, kScratchTermsOff);
-        const bool newScale = !scaleBlockSet_ || Bits(scale) != blockScale_;
-        const bool newSmooth = !perElement && (!smoothBlockSet_ || Bits(smooth) != blockSmooth_);
-        if (newScale || newSmooth) {
-            AscendC::PipeBarrier<PIPE_V>();  // the last FusedMulAdd's reads of the blocks
-            if (newScale) AscendC::Duplicate(blocks, scale, kLanes);
-            if (newSmooth) AscendC::Duplicate(blocks[kLanes], -smooth, kLanes);
-            AscendC::PipeBarrier<PIPE_V>();
-        }
-        scaleBlockSet_ = true;
-        blockScale_ = Bits(scale);
-        if (!perElement) {
-            smoothBlockSet_ = true;
-            blockSmooth_ = Bits(smooth);
-        }
-        const AscendC::LocalTensor<float> add = perElement ? sw : blocks[kLanes];
-        const AscendC::BinaryRepeatParams params(1, 1, 1, 8, 0, perElement ? 8 : 0);
-        constexpr int32_t kMaxRepeats = 255;
-        int32_t at = 0;
-        for (int32_t left = count / kLanes; left > 0;) {
-            const int32_t repeats = left < kMaxRepeats ? left : kMaxRepeats;
-            AscendC::FusedMulAdd(p[at], blocks, perElement ? add[at] : add, static_cast<uint64_t>(kLanes),
-                                 static_cast<uint8_t>(repeats), params);
-            at += repeats * kLanes;
-            left -= repeats;
-        }
-        if (count % kLanes != 0)
-            AscendC::FusedMulAdd(p[at], blocks, perElement ? add[at] : add, static_cast<uint64_t>(count % kLanes), 1,
-                                 params);
-    }
-
     // Weighted smoothing where every live row has the same smooth_i (mean and sum): p =
     // p * scale_i + sw_j over rn rows from sw, the weight columns already multiplied by
-    // -smooth (smoothedWeight_): one ScaleAdd per run of up to maxRows live rows with
+    // -smooth (smoothedWeight_): one FusedMulAdd per run of up to maxRows live rows with
     // equal scale_i (sw holds that many copies at the row pitch), one Muls by 0 per
     // run of dead rows.
     __aicore__ inline void ScaleSmoothedWeight(const AscendC::LocalTensor<float>& p, int64_t rn, const float* scale,
@@ -516,11 +473,11 @@ private:
             const bool dead = fixCol[k0] == kRowDead;
             k1 = k0 + 1;
             while (k1 < rn && (fixCol[k1] == kRowDead) == dead &&
-                   (dead || (k1 - k0 < maxRows && Bits(scale[k1]) == Bits(scale[k0]))))
+                   (dead || (k1 - k0 < maxRows && FloatBits(scale[k1]) == FloatBits(scale[k0]))))
                 ++k1;
             const int32_t count = RunCount(g, k1 - k0, c0, dataEnd);
             if (dead) AscendC::Muls(p[k0 * g.pitch], p[k0 * g.pitch], 0.0f, count);
-            else ScaleAdd(p[k0 * g.pitch], scale[k0], smoothAll_, sw, true, count);
+            else scaleAdd_.ApplyTensor(p[k0 * g.pitch], scale[k0], sw, count);
         }
     }
 
@@ -535,7 +492,7 @@ private:
             k1 = k0 + 1;
             if (fixCol[k0] == kRowDead) continue;
             while (k1 < rn && k1 - k0 < t_.smoothWeightRows && fixCol[k1] != kRowDead &&
-                   Bits(smooth[k1]) == Bits(smooth[k0]))
+                   FloatBits(smooth[k1]) == FloatBits(smooth[k0]))
                 ++k1;
             AscendC::Axpy(p[k0 * g.pitch], wRows, -smooth[k0], RunCount(g, k1 - k0, 0, g.cols));
         }
@@ -678,20 +635,13 @@ private:
     __aicore__ inline static int32_t RunCount(const Tile& g, int64_t rows, int64_t c0, int64_t dataEnd) {
         return static_cast<int32_t>((rows - 1) * g.pitch + dataEnd - c0);
     }
-    __aicore__ inline static uint32_t Bits(float f) {
-        union {
-            float f;
-            uint32_t u;
-        } b{f};
-        return b.u;
-    }
     // The end of the run of entries of v[0, n) from k0 on with v[k0]'s bits (+0 and
     // -0 apart: they scale and add differently). Plain loops, not lambdas, in device code.
     __aicore__ inline static int64_t RunEnd(int64_t n, const float* v, int64_t k0) { return RunEnd(n, v, v, k0); }
     // The same for the pairs (a[k], b[k]).
     __aicore__ inline static int64_t RunEnd(int64_t n, const float* a, const float* b, int64_t k0) {
         int64_t k1 = k0 + 1;
-        while (k1 < n && Bits(a[k1]) == Bits(a[k0]) && Bits(b[k1]) == Bits(b[k0])) ++k1;
+        while (k1 < n && FloatBits(a[k1]) == FloatBits(a[k0]) && FloatBits(b[k1]) == FloatBits(b[k0])) ++k1;
         return k1;
     }
 
@@ -724,9 +674,7 @@ private:
     BadRowTracker bad_;
     int64_t core_ = 0;
     int64_t loadedCol0_ = -1;  // the first column of the loaded weight tile
-    // ScaleAdd's blocks, once set, hold scale and -smooth of these bits.
-    bool scaleBlockSet_ = false, smoothBlockSet_ = false;
-    uint32_t blockScale_ = 0, blockSmooth_ = 0;
+    ScaleAddBlocks scaleAdd_;  // its blocks in the scratch buffer's prologue stage, free after the prologue
     // Weighted smoothing under mean or sum: smoothAll_ is every live row's smooth_i, and
     // the weight copies Axpy would read hold -smoothAll_ * w_j instead.
     bool smoothedWeight_ = false;
