@@ -321,6 +321,7 @@ private:
             }
         }
         termsRows_ = 0;
+        termsSpan_ = kChunk / pieceRows * pieceRows;  // whole pieces: no piece straddles two chunks
         int32_t piece = 0;
         for (int64_t ra = 0; ra < g.rows; ra += pieceRows) {
             const int64_t rb = g.rows - ra < pieceRows ? g.rows : ra + pieceRows;
@@ -359,6 +360,7 @@ private:
         AscendC::LocalTensor<T> x;      // the tile buffer, element e0 on
         int64_t e0 = 0;
         int32_t n = 0, fixes = 0, event = 0;
+        bool stripes = false;  // its row terms took the stripe form (ScaleRowsByStripes)
         uint32_t at[kChunk];
         float nll[kChunk];
     };
@@ -366,8 +368,8 @@ private:
     // p[at] -= nll_i at each target column of the piece, once the vector unit is done with
     // it (v - nll_i in fp32, rounded once by the Cast), then the Cast back for fp16/bf16.
     __aicore__ inline void FinishPiece(PendingPiece& d) {
+        if (d.fixes > 0 || d.stripes) AscendC::WaitFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
         if (d.fixes > 0) {
-            AscendC::WaitFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
             for (int32_t j = 0; j < d.fixes; ++j) d.p.SetValue(d.at[j], d.p.GetValue(d.at[j]) - d.nll[j]);
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
         }
@@ -394,6 +396,7 @@ private:
         d.e0 = e0;
         d.n = n;
         d.fixes = 0;
+        d.stripes = false;
         // p = exp(logProb), in fp32
         if constexpr (!kFp32) {
             AscendC::Cast(p, x[e0], AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
@@ -428,13 +431,23 @@ private:
                 }
             } else if (smoothedWeight_ && (t_.smoothWeightRows == 0 || wholeRows)) {
                 const bool rowCopies = t_.smoothWeightRows > 0;
-                ScaleSmoothedWeight(p[at0], rn, scale, fixCol, g, c0, dataEnd, rowCopies ? WeightRows(g.pitch) : w,
-                                    rowCopies ? t_.smoothWeightRows : 1);
+                if (rowCopies && StripesPay(rn, scale, fixCol, g.pitch)) {
+                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, WeightRows(g.pitch), true);
+                    d.stripes = true;
+                } else {
+                    ScaleSmoothedWeight(p[at0], rn, scale, fixCol, g, c0, dataEnd,
+                                        rowCopies ? WeightRows(g.pitch) : w, rowCopies ? t_.smoothWeightRows : 1);
+                }
             } else {
-                for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
-                    k1 = RunEnd(rn, scale, k0);
-                    AscendC::Muls(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], scale[k0],
-                                  RunCount(g, k1 - k0, c0, dataEnd));
+                if (wholeRows && StripesPay(rn, scale, fixCol, g.pitch)) {
+                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, p, false);
+                    d.stripes = true;
+                } else {
+                    for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+                        k1 = RunEnd(rn, scale, k0);
+                        AscendC::Muls(p[at0 + k0 * g.pitch], p[at0 + k0 * g.pitch], scale[k0],
+                                      RunCount(g, k1 - k0, c0, dataEnd));
+                    }
                 }
                 if (t_.smoothing && t_.hasWeight) {
                     AscendC::PipeBarrier<PIPE_V>();
@@ -455,9 +468,64 @@ private:
                 d.nll[d.fixes++] = nll_[k + j];
             }
         }
-        if (d.fixes > 0) {
+        // The fix-ups wait for the vector unit, and so does the next stripe form's scalar
+        // writes of its row scales into the set this piece's Brcb read.
+        if (d.fixes > 0 || d.stripes) {
             d.event = fixEvents_++ & 1;
             AscendC::SetFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
+        }
+    }
+
+    // The stripe form pays where the run form would take more FusedMulAdds (one per run of
+    // equal scale_i, up to smoothWeightRows rows) than it takes stripes, and a repeat can
+    // step a whole row (a repeat stride of at most 255 blocks).
+    __aicore__ inline bool StripesPay(int64_t rn, const float* scale, const int32_t* fixCol, int64_t pitch) const {
+        if (pitch / 8 > 255 || rn < 2) return false;
+        int64_t runs = 1;
+        for (int64_t k = 1; k < rn; ++k)
+            if (fixCol[k] == kRowDead || fixCol[k - 1] == kRowDead || FloatBits(scale[k]) != FloatBits(scale[k - 1]))
+                ++runs;
+        return runs > (pitch + 63) / 64 + 1;
+    }
+
+    // p = p * scale_i (+ sw_j with addSw: weighted smoothing under mean or sum, sw the row
+    // copy of -smooth * w_j) over rn whole rows whose scale_i differ: the scales broadcast
+    // to a 32-byte block each (Brcb), then per run of live rows one Mul or FusedMulAdd per
+    // 64-column stripe, a repeat per row (the row's block, and the same sw row for every
+    // repeat), instead of one instruction per row (and, with sw, a rewritten scale block
+    // per row). A run of dead rows is one Muls by 0, as in the run form.
+    __aicore__ inline void ScaleRowsByStripes(const AscendC::LocalTensor<float>& p, int64_t rn, const float* scale,
+                                              const int32_t* fixCol, int64_t pitch,
+                                              const AscendC::LocalTensor<float>& sw, bool addSw) {
+        const int32_t set = stripeCalls_++ & 1;
+        const AscendC::LocalTensor<float> scales =
+            scratchBuf_.GetWithOffset<float>(kChunk, static_cast<uint32_t>(kScratchRowScalesOff + set * kChunk * 4));
+        const AscendC::LocalTensor<float> blocks =
+            scratchBuf_.GetWithOffset<float>(kChunk * 8, static_cast<uint32_t>(kScratchRowBlocksOff + set * kChunk * 32));
+        const int64_t padded = (rn + 7) / 8 * 8;  // Brcb reads whole groups of 8
+        for (int64_t j = 0; j < padded; ++j)
+            scales.SetValue(static_cast<uint32_t>(j), j < rn && fixCol[j] != kRowDead ? scale[j] : 0.0f);
+        WaitPipe<AscendC::HardEvent::S_V>(pipe_);
+        AscendC::Brcb(blocks, scales, static_cast<uint8_t>(padded / 8), AscendC::BrcbRepeatParams(1, 8));
+        AscendC::PipeBarrier<PIPE_V>();
+        const uint8_t rowBlocks = static_cast<uint8_t>(pitch / 8);
+        for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
+            const bool dead = fixCol[k0] == kRowDead;
+            for (k1 = k0 + 1; k1 < rn && (fixCol[k1] == kRowDead) == dead;) ++k1;
+            const AscendC::LocalTensor<float> rows = p[k0 * pitch];
+            if (dead) {
+                AscendC::Muls(rows, rows, 0.0f, static_cast<int32_t>((k1 - k0) * pitch));
+                continue;
+            }
+            for (int64_t c = 0; c < pitch; c += 64) {
+                const uint64_t lanes = static_cast<uint64_t>(pitch - c < 64 ? pitch - c : 64);
+                if (addSw)  // dst = src0 * dst + src1
+                    AscendC::FusedMulAdd(rows[c], blocks[k0 * 8], sw[c], lanes, static_cast<uint8_t>(k1 - k0),
+                                         AscendC::BinaryRepeatParams(1, 0, 1, rowBlocks, 1, 0));
+                else
+                    AscendC::Mul(rows[c], rows[c], blocks[k0 * 8], lanes, static_cast<uint8_t>(k1 - k0),
+                                 AscendC::BinaryRepeatParams(1, 1, 0, rowBlocks, rowBlocks, 1));
+            }
         }
     }
 
@@ -504,13 +572,13 @@ private:
                                                         static_cast<uint32_t>((t_.classTotal * 4 + 31) / 32 * 32));
     }
 
-    // The row terms (from the staged inputs) of tile rows r0 on, for a chunk of kChunk
-    // rows held on the scalar stack (no UB round trip) while the tile's pieces need
-    // them: computed once per row and tile. Returns r0's entry.
+    // The row terms (from the staged inputs) of tile rows r0 on, for a chunk of up to
+    // kChunk rows, whole pieces (termsSpan_), held on the scalar stack (no UB round trip)
+    // while the tile's pieces need them: computed once per row and tile. Returns r0's entry.
     __aicore__ inline int64_t TermsFrom(const Tile& g, int32_t slot, int64_t r0) {
         if (r0 < termsRow0_ || r0 >= termsRow0_ + termsRows_) {
             termsRow0_ = r0;
-            termsRows_ = g.rows - r0 < kChunk ? g.rows - r0 : kChunk;
+            termsRows_ = g.rows - r0 < termsSpan_ ? g.rows - r0 : termsSpan_;
             for (int64_t k = 0; k < termsRows_; ++k) {
                 int32_t col = kRowDead;
                 const RowTerms terms = TermsOfRow(g, r0 + k, tileStage_[slot], tileRowBase_[slot], col);
@@ -660,6 +728,7 @@ private:
     // A piece's V_S flag for its fix-ups: two, since the next piece's is set before it is waited.
     AscendC::TEventID fixEvent_[2] = {0, 0};
     int32_t fixEvents_ = 0;
+    int32_t stripeCalls_ = 0;  // ScaleRowsByStripes' calls: their scale sets alternate
     PendingPiece pending_[2];
     int32_t lastStage_ = 1;  // the stage area of the last staging (the first goes to 0)
     int64_t stagedRow0_ = -1, stagedRows_ = 0;
@@ -684,7 +753,7 @@ private:
     float smooth_[kChunk];
     float nll_[kChunk];
     int32_t fixCol_[kChunk];
-    int64_t termsRow0_ = 0, termsRows_ = 0;
+    int64_t termsRow0_ = 0, termsRows_ = 0, termsSpan_ = kChunk;
 };
 
 }  // namespace xent

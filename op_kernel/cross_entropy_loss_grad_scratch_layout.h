@@ -20,9 +20,15 @@ static_assert(kRowSub * 8 <= kScratchStageBytes && kWeightSub * 4 <= kScratchSta
 // After the prologue, stage holds the main loop's [terms]: 64 floats of scale_i, 64 of -smooth_i.
 constexpr int64_t kScratchTermsOff = kScratchStageOff;
 static_assert(2 * 64 * 4 <= kScratchStageBytes, "the term blocks must fit");
+// Row-packed weighted smoothing (ScaleRowsByStripes): then [rowScales], two sets of 64
+// scale_i after the terms, and values holds two sets of 64 of them broadcast to a block each.
+constexpr int64_t kScratchRowScalesOff = kScratchTermsOff + 2 * 64 * 4;
+static_assert(kScratchRowScalesOff + 2 * kTermRows * 4 <= kScratchStageBytes, "the row scales must fit");
 constexpr int64_t kScratchValuesOff = kScratchStageOff + kScratchStageBytes;
+constexpr int64_t kScratchRowBlocksOff = kScratchValuesOff;
 constexpr int64_t kScratchValuesBytes = 4096;  // kRowSub or kWeightSub floats
 static_assert(kRowSub * 4 <= kScratchValuesBytes && kWeightSub * 4 <= kScratchValuesBytes, "values must fit");
+static_assert(2 * kTermRows * 32 <= kScratchValuesBytes, "the row scale blocks must fit");
 // In the main kernel's totals, values holds the row slots' byte offsets (2 kSlotBatch
 // int32), their gathered W and M (2 kSlotBatch floats) and the two sums (one block each).
 constexpr int64_t kScratchSlotSumsOff = kScratchValuesOff + 4 * kSlotBatch * 4;

@@ -47,6 +47,24 @@ def test_matrix(reduction, weight, ls, zloss, dtype, target_dtype, ii, torch):
     assert_close_scaled(out, golden_of(kw), dtype, f"{reduction} w={weight} ls={ls} z={zloss}")
 
 
+# Row-packed tiles whose rows have different scales (random class weights, or per-row
+# grad_loss under none) take one instruction per 64-column stripe over a piece's rows,
+# with runs of ignored rows (ignore_frac) cut out of the stripes.
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("reduction,weight,ls", [("mean", True, 0.1), ("sum", True, 0.1), ("mean", True, 0.0),
+                                                 ("none", False, 0.0), ("none", True, 0.1)])
+@pytest.mark.parametrize("shape", [(300, 257), (130, 100)], ids=["300x257", "130x100"])
+def test_rows_with_their_own_scales(shape, reduction, weight, ls, dtype, torch):
+    n, c = shape
+    kw = make_case(n, c, dtype, reduction=reduction, weight=weight, label_smoothing=ls, ignore_frac=0.3,
+                   seed=n + c)
+    if weight:
+        assert np.ptp(kw["weight"]) > 0  # rows then differ in scale
+    out = run_grad(**kw)
+    assert_close_scaled(out, golden_of(kw), dtype, f"{shape} {reduction} w={weight} ls={ls}")
+    assert np.all(out[kw["target"] == -100] == 0)
+
+
 SHAPES = [(1, 1), (7, 1), (1, 7), (5, 9), (1, 256), (1, 257), (19, 41), (255, 7), (7, 257),
           (601, 9), (8, 883), (16, 984), (256, 255), (257, 257), (64, 15), (64, 17),
           (3, 4097), (1, 20000), (1, 131073), (4096, 3)]
