@@ -328,12 +328,12 @@ private:
             for (int64_t c0 = 0; c0 < g.pitch; c0 += pieceCols, ++piece) {
                 const int64_t c1 = g.pitch - c0 < pieceCols ? g.pitch : c0 + pieceCols;
                 const int64_t area = overlap && !kFp32 ? (piece & 1) * HalfWork(work) : 0;
-                Piece(g, slot, x, ra, rb, c0, c1, piece == 0, area, pending_[piece & 1]);
-                if (!overlap) FinishPiece(pending_[piece & 1]);
-                else if (piece > 0) FinishPiece(pending_[(piece - 1) & 1]);
+                Piece(g, slot, x, ra, rb, c0, c1, piece == 0, area, piece & 1);
+                if (!overlap) FinishPiece(piece & 1);
+                else if (piece > 0) FinishPiece((piece - 1) & 1);
             }
         }
-        if (overlap) FinishPiece(pending_[(piece - 1) & 1]);
+        if (overlap) FinishPiece((piece - 1) & 1);
         ioQ_.template EnQue<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, T>(x);
     }
 
@@ -354,12 +354,14 @@ private:
 
     // A piece whose vector work is issued, and whose target-column fix-up and (fp16/bf16)
     // Cast back into the tile buffer are still to come (FinishPiece). A piece holds at
-    // most kChunk rows, so at most kChunk fix-ups.
+    // most kChunk rows, so at most kChunk fix-ups. Pieces alternate between two of these
+    // slots, and a slot's V_S event and stripe scale set are its own: a slot is used
+    // again only after FinishPiece has waited for its flag.
     struct PendingPiece {
         AscendC::LocalTensor<float> p;  // the piece's fp32 values
         AscendC::LocalTensor<T> x;      // the tile buffer, element e0 on
         int64_t e0 = 0;
-        int32_t n = 0, fixes = 0, event = 0;
+        int32_t n = 0, fixes = 0;
         bool stripes = false;  // its row terms took the stripe form (ScaleRowsByStripes)
         uint32_t at[kChunk];
         float nll[kChunk];
@@ -367,8 +369,9 @@ private:
 
     // p[at] -= nll_i at each target column of the piece, once the vector unit is done with
     // it (v - nll_i in fp32, rounded once by the Cast), then the Cast back for fp16/bf16.
-    __aicore__ inline void FinishPiece(PendingPiece& d) {
-        if (d.fixes > 0 || d.stripes) AscendC::WaitFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
+    __aicore__ inline void FinishPiece(int32_t s) {
+        PendingPiece& d = pending_[s];
+        if (d.fixes > 0 || d.stripes) AscendC::WaitFlag<AscendC::HardEvent::V_S>(fixEvent_[s]);
         if (d.fixes > 0) {
             for (int32_t j = 0; j < d.fixes; ++j) d.p.SetValue(d.at[j], d.p.GetValue(d.at[j]) - d.nll[j]);
             WaitPipe<AscendC::HardEvent::S_V>(pipe_);
@@ -381,9 +384,10 @@ private:
 
     // Rows [ra, rb) x columns [c0, c1) of the tile (c1 <= pitch; whole rows when c0 = 0
     // and c1 = pitch, else ra + 1 = rb): exp and the row terms in fp32 (from `area` floats
-    // into the work area for fp16/bf16); the fix-ups it needs are recorded in d.
+    // into the work area for fp16/bf16); the fix-ups it needs are recorded in pending slot s.
     __aicore__ inline void Piece(const Tile& g, int32_t slot, AscendC::LocalTensor<T>& x, int64_t ra, int64_t rb,
-                                 int64_t c0, int64_t c1, bool first, int64_t area, PendingPiece& d) {
+                                 int64_t c0, int64_t c1, bool first, int64_t area, int32_t s) {
+        PendingPiece& d = pending_[s];
         const int64_t e0 = ra * g.pitch + c0;
         // Every row's data and its 32-byte-rounded tail (DataCopyPad fills the tail).
         const int32_t n = static_cast<int32_t>((rb - ra - 1) * g.pitch + c1 - c0);
@@ -432,7 +436,7 @@ private:
             } else if (smoothedWeight_ && (t_.smoothWeightRows == 0 || wholeRows)) {
                 const bool rowCopies = t_.smoothWeightRows > 0;
                 if (rowCopies && StripesPay(rn, scale, fixCol, g.pitch)) {
-                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, WeightRows(g.pitch), true);
+                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, WeightRows(g.pitch), true, s);
                     d.stripes = true;
                 } else {
                     ScaleSmoothedWeight(p[at0], rn, scale, fixCol, g, c0, dataEnd,
@@ -440,7 +444,7 @@ private:
                 }
             } else {
                 if (wholeRows && StripesPay(rn, scale, fixCol, g.pitch)) {
-                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, p, false);
+                    ScaleRowsByStripes(p[at0], rn, scale, fixCol, g.pitch, p, false, s);
                     d.stripes = true;
                 } else {
                     for (int64_t k0 = 0, k1 = 0; k0 < rn; k0 = k1) {
@@ -470,15 +474,12 @@ private:
         }
         // The fix-ups wait for the vector unit, and so does the next stripe form's scalar
         // writes of its row scales into the set this piece's Brcb read.
-        if (d.fixes > 0 || d.stripes) {
-            d.event = fixEvents_++ & 1;
-            AscendC::SetFlag<AscendC::HardEvent::V_S>(fixEvent_[d.event]);
-        }
+        if (d.fixes > 0 || d.stripes) AscendC::SetFlag<AscendC::HardEvent::V_S>(fixEvent_[s]);
     }
 
-    // The stripe form pays where the run form would take more FusedMulAdds (one per run of
-    // equal scale_i, up to smoothWeightRows rows) than it takes stripes, and a repeat can
-    // step a whole row (a repeat stride of at most 255 blocks).
+    // The stripe form pays where the run form would take more instructions (one per run of
+    // equal scale_i, a dead row ending a run) than it takes stripes, and a repeat can step
+    // a whole row (a repeat stride of at most 255 blocks).
     __aicore__ inline bool StripesPay(int64_t rn, const float* scale, const int32_t* fixCol, int64_t pitch) const {
         if (pitch / 8 > 255 || rn < 2) return false;
         int64_t runs = 1;
@@ -493,11 +494,11 @@ private:
     // to a 32-byte block each (Brcb), then per run of live rows one Mul or FusedMulAdd per
     // 64-column stripe, a repeat per row (the row's block, and the same sw row for every
     // repeat), instead of one instruction per row (and, with sw, a rewritten scale block
-    // per row). A run of dead rows is one Muls by 0, as in the run form.
+    // per row). A run of dead rows is one Muls by 0, as in the run form. set: the pending
+    // slot's set of scales and blocks.
     __aicore__ inline void ScaleRowsByStripes(const AscendC::LocalTensor<float>& p, int64_t rn, const float* scale,
                                               const int32_t* fixCol, int64_t pitch,
-                                              const AscendC::LocalTensor<float>& sw, bool addSw) {
-        const int32_t set = stripeCalls_++ & 1;
+                                              const AscendC::LocalTensor<float>& sw, bool addSw, int32_t set) {
         const AscendC::LocalTensor<float> scales =
             scratchBuf_.GetWithOffset<float>(kChunk, static_cast<uint32_t>(kScratchRowScalesOff + set * kChunk * 4));
         const AscendC::LocalTensor<float> blocks =
@@ -725,10 +726,9 @@ private:
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     GM_ADDR userWs_ = nullptr;
     AscendC::TEventID stageEvent_[2] = {0, 0};
-    // A piece's V_S flag for its fix-ups: two, since the next piece's is set before it is waited.
+    // Per pending slot, the V_S flag its fix-ups (and the next stripe writes) wait for: two,
+    // since the next piece's is set before this one's is waited.
     AscendC::TEventID fixEvent_[2] = {0, 0};
-    int32_t fixEvents_ = 0;
-    int32_t stripeCalls_ = 0;  // ScaleRowsByStripes' calls: their scale sets alternate
     PendingPiece pending_[2];
     int32_t lastStage_ = 1;  // the stage area of the last staging (the first goes to 0)
     int64_t stagedRow0_ = -1, stagedRows_ = 0;
