@@ -275,14 +275,16 @@ void SetGradProblem(const TilingProblem& p, uint64_t l2Bytes, CrossEntropyLossGr
     t.hasZloss = p.zlossScale != 0.0;
     t.hasGradZloss = t.hasZloss && p.hasGradZloss;
     t.smoothing = p.labelSmoothing > 0.0;
-    // Where logProb fits in the L2 it may still be there from the forward: read it through
-    // the L2. Where it cannot, streaming it around the L2 keeps the gradient's lines resident
-    // (the vendor's add_high_performance measured 29% for the same change, case 5 against 4).
+    // logProb is read once: where it and the gradient outgrow the L2 together, allocating
+    // it would evict the gradient's dirty lines, so it is read around the L2 (the vendor's
+    // add_high_performance measured 29% for the same change, case 5 against 4). A read
+    // around the L2 still hits the lines already there (the L2 is kept coherent, so a dirty
+    // line from the forward cannot be skipped): a logProb still resident loses nothing.
     // Of a gradient that outgrows the L2 too, the share the L2 would evict before the launch
     // ends is written around it: streamed to HBM once instead of allocated, evicted and
     // written back (fp32 4096 x 32000 on the NPU model: 567 us against 794).
     const uint64_t tensorBytes = static_cast<uint64_t>(p.n) * static_cast<uint64_t>(p.c) * DtypeBytes(p.dtype);
-    t.streamLogProb = tensorBytes > l2Bytes;
+    t.streamLogProb = 2 * tensorBytes > l2Bytes;
     t.outAround = tensorBytes > l2Bytes
                       ? static_cast<int64_t>(65536.0 * (1.0 - static_cast<double>(l2Bytes) / static_cast<double>(tensorBytes)))
                       : 0;

@@ -45,7 +45,7 @@ struct CrossEntropyLossGradTilingData {
     int64_t hasGradZloss;  // gradZlossOptional given and z-loss active
     int64_t hasZloss;      // lseSquareScaleForZloss != 0 (lseForZlossOptional is then given)
     int64_t smoothing;     // labelSmoothing > 0
-    int64_t streamLogProb; // 1: logProb outgrows the L2, so it is read around it (CACHE_MODE_DISABLE)
+    int64_t streamLogProb; // 1: logProb and xGrad outgrow the L2 together: logProb is read around it (CACHE_MODE_DISABLE)
     // Of each core's tiles, the first outAround / 65536 write out around the L2 too: the part
     // of an output larger than the L2 that would be evicted (and written back) before the
     // launch ends; the rest stays in the L2 for whatever reads the gradient next.

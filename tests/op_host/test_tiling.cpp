@@ -290,14 +290,15 @@ XTEST(sums_launch_scalar_path_gives_each_row_chunk_a_block) {
     }
 }
 
-// logProb is read around the L2 exactly when it cannot fit there (each profile's L2).
+// logProb is read around the L2 exactly when it and the gradient cannot fit there
+// together (each profile's L2).
 XTEST(tiling_streams_log_prob_that_outgrows_the_l2) {
     for (const auto& prof : ascend_sim::profiles()) {
         const TilingPlatform plat = PlatformOf(prof);
         XCHECK_EQ(plat.l2Bytes, prof.l2Bytes);
         for (int64_t dtype : {int64_t(XENT_FP32), int64_t(XENT_BF16)}) {
             const int64_t eb = DtypeBytes(dtype), c = 32000;
-            const int64_t fits = int64_t(plat.l2Bytes) / (c * eb);  // the most rows that fit
+            const int64_t fits = int64_t(plat.l2Bytes) / (2 * c * eb);  // the most rows that fit
             for (int64_t n : {fits, fits + 1}) {
                 TilingProblem p;
                 p.n = n;
@@ -305,7 +306,7 @@ XTEST(tiling_streams_log_prob_that_outgrows_the_l2) {
                 p.dtype = dtype;
                 const TilingResult r = ComputeTiling(p, plat);
                 XCHECK(r.ok);
-                XCHECK_EQ(r.data.streamLogProb, int64_t(n * c * eb > int64_t(plat.l2Bytes)));
+                XCHECK_EQ(r.data.streamLogProb, int64_t(2 * n * c * eb > int64_t(plat.l2Bytes)));
             }
         }
     }
