@@ -71,6 +71,9 @@ constexpr int64_t kBlockStageRows = 64;
 // rows per core: a longer staging saves DMAs (bf16 4096 x 32000: 4 -> 1 per core)
 // for 3 KiB more UB with int64 targets.
 constexpr int64_t kColumnStageRows = 256;
+// Row-packed tiles whose targets the vector unit codes: the scalar unit waits for the
+// vector unit once per staging, so a staging holds several tiles' rows.
+constexpr int64_t kCodedStageRows = 512;
 // Tensor traffic (logProb in + out) a launched core should have at least. Each core
 // also moves a few fixed GM bytes (a 32-byte bad-target slot, 32 bytes per prologue
 // partial it reads, the targets of its tiles), under 0.5% of such a share. Launch and
@@ -94,15 +97,19 @@ struct Shape {
     bool smoothing;
     bool weightTile;              // weighted smoothing with weight columns loaded per column tile
     int64_t residentWeightBytes;  // > 0: the whole weight in UB, this many bytes
+    bool targetCodesFit;          // int64 targets of at most kMaxCodedClasses classes
 };
 
 struct StageLayout {
-    int64_t gradOff, gzOff, lseOff, bytes;
+    int64_t codeOff, gradOff, gzOff, lseOff, bytes;
 };
 
-StageLayout Stage(const Shape& s, int64_t rows) {
+// codes: the int64 targets' int32 codes follow them (see stageCodeOff).
+StageLayout Stage(const Shape& s, int64_t rows, bool codes) {
     StageLayout l{};
     int64_t off = Align32(rows * s.targetBytes);
+    l.codeOff = codes ? off : 0;
+    if (codes) off += Align32(rows * 4);
     l.gradOff = off;
     if (s.none) off += Align32(rows * s.elemBytes);
     l.gzOff = off;
@@ -162,10 +169,13 @@ bool FillBuffers(const Shape& s, int64_t rows, int64_t cols, int64_t buffers, ui
                                                      : 0;
     // A staging holds whole tiles' rows, about kBlockStageRows of them: the consecutive
     // tiles of a core share it (a row's column tiles, the next rows).
-    const int64_t blockRows = s.weightTile ? kColumnStageRows : kBlockStageRows;
+    // Row-packed tiles read a target per row: read as int32 codes, two to a scalar access.
+    const bool codes = s.targetCodesFit && rows > 1 && cols == s.c;
+    const int64_t blockRows = codes ? kCodedStageRows : s.weightTile ? kColumnStageRows : kBlockStageRows;
     t.stageRows = std::min<int64_t>(std::max<int64_t>(s.n, 1), rows * std::max<int64_t>(1, blockRows / rows));
-    const StageLayout st = Stage(s, t.stageRows);
+    const StageLayout st = Stage(s, t.stageRows, codes);
     t.stageBytes = st.bytes;
+    t.stageCodeOff = st.codeOff;
     t.stageGradOff = st.gradOff;
     t.stageGzOff = st.gzOff;
     t.stageLseOff = st.lseOff;
@@ -386,6 +396,7 @@ TilingResult ComputeTiling(const TilingProblem& p, const TilingPlatform& plat) {
     s.gradZ = t.hasGradZloss;
     s.smoothing = t.smoothing;
     s.weightTile = p.hasWeight && t.smoothing;
+    s.targetCodesFit = p.targetBytes == 8 && t.classTotal <= kMaxCodedClasses;
     // A weight of at most kResidentWeightBytes is loaded once per core: its per-row
     // reads then cost a scalar UB access instead of a GM one (the bulk of a small-C
     // row's time), and weighted smoothing never reloads weight columns. A shard's

@@ -88,8 +88,14 @@ public:
         pipe_.InitBuffer(stageBuf_, static_cast<uint32_t>(2 * t_.stageBytes));
         pipe_.InitBuffer(scratchBuf_, static_cast<uint32_t>(t_.scratchBytes));
         scaleAdd_.Init(scratchBuf_.GetWithOffset<float>(128, kScratchTermsOff));
-        stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
-        stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+        if (t_.stageCodeOff > 0) {
+            stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_V>();
+            stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_V>();
+            codeEvent_ = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
+        } else {
+            stageEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+            stageEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::MTE2_S>();
+        }
         fixEvent_[0] = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
         fixEvent_[1] = pipe_.template AllocEventID<AscendC::HardEvent::V_S>();
 
@@ -135,8 +141,14 @@ public:
             CopyOut(CoreTile(i), i < around);
             x = next;
         }
-        pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
-        pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[1]);
+        if (t_.stageCodeOff > 0) {
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_V>(stageEvent_[0]);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_V>(stageEvent_[1]);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::V_S>(codeEvent_);
+        } else {
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[0]);
+            pipe_.template ReleaseEventID<AscendC::HardEvent::MTE2_S>(stageEvent_[1]);
+        }
         pipe_.template ReleaseEventID<AscendC::HardEvent::V_S>(fixEvent_[0]);
         pipe_.template ReleaseEventID<AscendC::HardEvent::V_S>(fixEvent_[1]);
         ReportBadTargets();
@@ -266,7 +278,9 @@ private:
         if (t_.reduction == XENT_NONE) StageRows(gradLossGm_, g.row0, rows, stage, t_.stageGradOff);
         if (t_.reduction == XENT_NONE && t_.hasGradZloss) StageRows(gradZGm_, g.row0, rows, stage, t_.stageGzOff);
         if (t_.hasZloss) StageRows(lseGm_, g.row0, rows, stage, t_.stageLseOff);
-        AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        if (t_.stageCodeOff > 0) AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(stageEvent_[stage]);
+        else AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[stage]);
+        stageRowsOf_[stage] = rows;
         lastStage_ = stage;
         stagedRow0_ = g.row0;
         stagedRows_ = rows;
@@ -401,6 +415,8 @@ private:
         d.n = n;
         d.fixes = 0;
         d.stripes = false;
+        // The codes go first, so that the scalar unit waits for them and not for the exp.
+        if (first && tileWaits_[slot] && t_.stageCodeOff > 0) CodeTargets(tileStage_[slot]);
         // p = exp(logProb), in fp32
         if constexpr (!kFp32) {
             AscendC::Cast(p, x[e0], AscendC::RoundMode::CAST_NONE, static_cast<uint32_t>(n));
@@ -410,7 +426,8 @@ private:
         AscendC::PipeBarrier<PIPE_V>();
         if (first) {
             LoadWeightTile(g);
-            if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[tileStage_[slot]]);
+            if (tileWaits_[slot] && t_.stageCodeOff > 0) AscendC::WaitFlag<AscendC::HardEvent::V_S>(codeEvent_);
+            else if (tileWaits_[slot]) AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(stageEvent_[tileStage_[slot]]);
         }
         AscendC::LocalTensor<float> w;
         if (t_.smoothing && t_.hasWeight)
@@ -607,9 +624,7 @@ private:
     __aicore__ inline RowTerms TermsOfRow(const Tile& g, int64_t r, int32_t stage, int64_t rowBase, int32_t& col) {
         const uint32_t ur = static_cast<uint32_t>(rowBase + r);
         const int64_t base = stage * t_.stageBytes;
-        const int64_t target = static_cast<int64_t>(
-            stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(base))
-                .GetValue(ur));
+        const int64_t target = StagedTarget(base, ur);
         if (!RowIsLive(t_, g.row0 + r, target, bad_)) {
             col = kRowDead;
             return RowTerms{0.0f, 0.0f, 0.0f};
@@ -625,6 +640,44 @@ private:
         const int64_t local = target - t_.classOffset;
         col = (local >= g.col0 && local < g.col0 + g.cols) ? static_cast<int32_t>(local - g.col0) : kRowNoFix;
         return ComputeRowTerms(t_, s_, grad, gradZ, lse, targetWeight);
+    }
+
+    // A staging's int32 target codes (stageCodeOff): float(target) clamped to [-1, C] and
+    // converted back, C = classTotal <= 2^24 (exact below it), so a code in [0, C) is the
+    // target itself and any other (-1, C) stands for a target outside [0, C).
+    __aicore__ inline void CodeTargets(int32_t stage) {
+        const int32_t n = static_cast<int32_t>((stageRowsOf_[stage] + 1) / 2 * 2);  // whole pairs: the stage's 32-byte tail is defined
+        const AscendC::LocalTensor<float> codes = stageBuf_.GetWithOffset<float>(
+            StageElems<float>(), static_cast<uint32_t>(stage * t_.stageBytes + t_.stageCodeOff));
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(stageEvent_[stage]);
+        AscendC::Cast(codes, stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(stage * t_.stageBytes)),
+                      AscendC::RoundMode::CAST_RINT, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Maxs(codes, codes, -1.0f, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Mins(codes, codes, t_.classCount, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Cast(codes.template ReinterpretCast<int32_t>(), codes, AscendC::RoundMode::CAST_RINT, n);
+        AscendC::SetFlag<AscendC::HardEvent::V_S>(codeEvent_);
+        codeWordAt_ = -1;
+    }
+
+    // Row r's target: from its code where it has one in [0, C) (a 64-bit scalar read holds
+    // two rows' codes, kept for the next row), else the staged target itself.
+    __aicore__ inline int64_t StagedTarget(int64_t base, uint32_t r) {
+        if (t_.stageCodeOff > 0) {
+            const int64_t at = base + t_.stageCodeOff + static_cast<int64_t>(r / 2) * 8;
+            if (at != codeWordAt_) {
+                codeWord_ = static_cast<uint64_t>(
+                    stageBuf_.GetWithOffset<int64_t>(StageElems<int32_t>() / 2, static_cast<uint32_t>(base + t_.stageCodeOff))
+                        .GetValue(r / 2));
+                codeWordAt_ = at;
+            }
+            const int64_t code = static_cast<int32_t>(static_cast<uint32_t>((r & 1) ? codeWord_ >> 32 : codeWord_));
+            if (code >= 0 && code < t_.classTotal) return code;
+        }
+        return static_cast<int64_t>(
+            stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(base)).GetValue(r));
     }
 
     __aicore__ inline T StagedValue(int64_t offset, uint32_t r) {
@@ -725,7 +778,11 @@ private:
     TargetWeights weights_;
     AscendC::GlobalTensor<int64_t> badSlotGm_;
     GM_ADDR userWs_ = nullptr;
-    AscendC::TEventID stageEvent_[2] = {0, 0};
+    AscendC::TEventID stageEvent_[2] = {0, 0};  // MTE2_S, or MTE2_V with target codes
+    AscendC::TEventID codeEvent_ = 0;           // V_S: a staging's target codes are formed
+    int64_t stageRowsOf_[2] = {0, 0};           // rows of each stage area's staging
+    int64_t codeWordAt_ = -1;                   // the stage byte of the code pair in codeWord_
+    uint64_t codeWord_ = 0;
     // Per pending slot, the V_S flag its fix-ups (and the next stripe writes) wait for: two,
     // since the next piece's is set before this one's is waited.
     AscendC::TEventID fixEvent_[2] = {0, 0};

@@ -27,6 +27,8 @@ constexpr int64_t kNoBadRow = -1;       // bad-target slot value when every targ
 constexpr int64_t kTermRows = 64;
 // Most rows one weighted-smoothing instruction covers (the weight's row copies, see smoothWeightRows).
 constexpr int64_t kSmoothWeightRows = 8;
+// Classes up to which an int64 target converts to float exactly (2^24): the codes' bound.
+constexpr int64_t kMaxCodedClasses = int64_t(1) << 24;
 
 struct CrossEntropyLossGradTilingData {
     // ---- the problem ----
@@ -104,7 +106,11 @@ struct CrossEntropyLossGradTilingData {
     int64_t weightBufBytes;  // the whole weight (weightResident, then its smoothWeightRows copies), or one tile's weight columns (weighted smoothing), else 0
     int64_t stageRows;       // rows one stage holds: tileRows row-packed, more with column tiles (one DMA for many rows)
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
-    int64_t stageGradOff;    // offsets inside a stage: target at 0, then gradLoss, gradZloss, lseForZloss
+    // > 0: the int64 targets' int32 codes at this offset of a stage (the target where it
+    // lies in [0, classTotal), else -1 or classTotal: the row's target is then read whole),
+    // formed by the vector unit, read two to a 64-bit scalar access. 0: none.
+    int64_t stageCodeOff;
+    int64_t stageGradOff;    // offsets inside a stage: target at 0, [codes], then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;
     int64_t stageLseOff;
     int64_t scratchBytes;    // prologue staging, partial sums, bad-target slot

@@ -60,10 +60,14 @@ void CheckProperties(const TilingProblem& p, const TilingPlatform& plat) {
     XCHECK_EQ(t.smoothWeightRows, weightRows ? std::min<int64_t>(8, 16384 / (pitch * 4)) : int64_t(0));
     if (t.weightResident) XCHECK_EQ(t.weightBufBytes, (p.c * 4 + 31) / 32 * 32 + t.smoothWeightRows * pitch * 4);
     if (!p.hasWeight) XCHECK_EQ(t.weightBufBytes, int64_t(0));
-    // A stage holds whole tiles' rows, about 64 of them, 256 with column-major tiles
-    // (at least one tile's).
+    // Row-packed tiles of int64 targets read them as int32 codes, after the targets in a stage.
+    const bool codes = p.targetBytes == 8 && t.tileRows > 1 && t.tileCols == p.c && t.classTotal <= kMaxCodedClasses;
+    XCHECK_EQ(t.stageCodeOff > 0, codes);
+    if (codes) XCHECK(t.stageCodeOff >= t.stageRows * 8 && t.stageCodeOff + t.stageRows * 4 <= t.stageGradOff);
+    // A stage holds whole tiles' rows, about 64 of them, 512 with codes, 256 with
+    // column-major tiles (at least one tile's).
     if (p.n > 0) {
-        const int64_t about = t.colMajorTiles ? 256 : 64;
+        const int64_t about = codes ? 512 : t.colMajorTiles ? 256 : 64;
         const int64_t block = std::min<int64_t>(p.n, t.tileRows * std::max<int64_t>(1, about / t.tileRows));
         XCHECK_EQ(t.stageRows, block);
         XCHECK(t.stageBytes >= (t.stageRows * p.targetBytes + 31) / 32 * 32);

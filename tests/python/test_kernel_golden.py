@@ -195,7 +195,9 @@ def test_uniform_row_scales_take_one_muls_per_tile():
     tiles = st["row_tiles"] * st["col_tiles"]
     assert st["tile_rows"] > 1
     # The main kernel (per_block; the totals add the sums launch before it): Exp and one
-    # Muls per tile, plus per block the sums of the slots of that launch (about 20
-    # instructions for one batch of up to 128 slots), not one Muls per row.
+    # Muls per piece of a tile (pieces of at most 64 rows), plus per block the sums of the
+    # slots of that launch (about 20 instructions for one batch of up to 128 slots) and
+    # the 4 that code a staging's targets (one staging per block here), not one Muls per row.
     main = sum(b["vector_instructions"] for b in st["per_block"])
-    assert main <= 2 * tiles + 24 * st["blocks_used"], (main, tiles, n)
+    pieces = tiles * -(-st["tile_rows"] // 64)
+    assert main <= 2 * pieces + 28 * st["blocks_used"], (main, tiles, n)

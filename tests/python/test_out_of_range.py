@@ -81,7 +81,8 @@ def test_bypassed_check_zeroes_bad_rows_without_oob_access(dtype, reduction, sha
     t = kw["target"]
     bad_rows = {1: c, 3: -1, n - 1: I64_MAX}
     if n > 10:
-        bad_rows.update({10: I64_MIN, 11: 10 * c})
+        # 2^32 + 3 is 3 in its low 32 bits; 2^24 + 1 is 2^24 as a float
+        bad_rows.update({10: I64_MIN, 11: 10 * c, 12: 2**32 + 3, 13: 2**24 + 1, 14: -(2**32) + 2})
     for i, v in bad_rows.items():
         t[i] = v
     out = np.full((n, c), 7.0, kw["log_prob"].dtype)
