@@ -104,12 +104,13 @@ struct StageLayout {
     int64_t codeOff, gradOff, gzOff, lseOff, bytes;
 };
 
-// codes: the int64 targets' int32 codes follow them (see stageCodeOff).
+// codes: the int64 targets' int32 codes follow them, and with a resident weight their
+// weights and the gather's offsets (see stageCodeOff).
 StageLayout Stage(const Shape& s, int64_t rows, bool codes) {
     StageLayout l{};
     int64_t off = Align32(rows * s.targetBytes);
     l.codeOff = codes ? off : 0;
-    if (codes) off += Align32(rows * 4);
+    if (codes) off += Align32(rows * 4) * (s.residentWeightBytes > 0 ? 3 : 1);
     l.gradOff = off;
     if (s.none) off += Align32(rows * s.elemBytes);
     l.gzOff = off;

@@ -624,7 +624,8 @@ private:
     __aicore__ inline RowTerms TermsOfRow(const Tile& g, int64_t r, int32_t stage, int64_t rowBase, int32_t& col) {
         const uint32_t ur = static_cast<uint32_t>(rowBase + r);
         const int64_t base = stage * t_.stageBytes;
-        const int64_t target = StagedTarget(base, ur);
+        bool coded = false;
+        const int64_t target = StagedTarget(base, ur, coded);
         if (!RowIsLive(t_, g.row0 + r, target, bad_)) {
             col = kRowDead;
             return RowTerms{0.0f, 0.0f, 0.0f};
@@ -635,7 +636,11 @@ private:
             if (t_.hasGradZloss) gradZ = ToF32(StagedValue(base + t_.stageGzOff, ur));
         }
         if (t_.hasZloss) lse = ToF32(StagedValue(base + t_.stageLseOff, ur));
-        const float targetWeight = t_.hasWeight ? weights_.At(target) : 1.0f;
+        float targetWeight = 1.0f;
+        if (t_.hasWeight && coded && t_.weightResident)  // the code's weight, gathered beside it
+            targetWeight = FloatOfBits(PairValue(codeWord_[1], base + t_.stageCodeOff + 4 * CodeAreaFloats(), ur));
+        else if (t_.hasWeight)
+            targetWeight = weights_.At(target);
         // A shard's target may be another shard's column: live, but no fix-up here.
         const int64_t local = target - t_.classOffset;
         col = (local >= g.col0 && local < g.col0 + g.cols) ? static_cast<int32_t>(local - g.col0) : kRowNoFix;
@@ -648,7 +653,8 @@ private:
     __aicore__ inline void CodeTargets(int32_t stage) {
         const int32_t n = static_cast<int32_t>((stageRowsOf_[stage] + 1) / 2 * 2);  // whole pairs: the stage's 32-byte tail is defined
         const AscendC::LocalTensor<float> codes = stageBuf_.GetWithOffset<float>(
-            StageElems<float>(), static_cast<uint32_t>(stage * t_.stageBytes + t_.stageCodeOff));
+            static_cast<uint32_t>(CodeAreaFloats() * (t_.weightResident ? 3 : 1)),
+            static_cast<uint32_t>(stage * t_.stageBytes + t_.stageCodeOff));
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(stageEvent_[stage]);
         AscendC::Cast(codes, stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(stage * t_.stageBytes)),
                       AscendC::RoundMode::CAST_RINT, n);
@@ -657,24 +663,53 @@ private:
         AscendC::PipeBarrier<PIPE_V>();
         AscendC::Mins(codes, codes, t_.classCount, n);
         AscendC::PipeBarrier<PIPE_V>();
+        if (t_.weightResident) {
+            // weight[code] by a gather, at a byte offset of 4 min(max(code, 0), C - 1).
+            const AscendC::LocalTensor<float> weights = codes[CodeAreaFloats()];
+            const AscendC::LocalTensor<float> offsets = codes[2 * CodeAreaFloats()];
+            AscendC::Maxs(offsets, codes, 0.0f, n);
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Mins(offsets, offsets, t_.classCount - 1.0f, n);
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Muls(offsets, offsets, 4.0f, n);
+            AscendC::PipeBarrier<PIPE_V>();
+            const AscendC::LocalTensor<int32_t> bytes = offsets.template ReinterpretCast<int32_t>();
+            AscendC::Cast(bytes, offsets, AscendC::RoundMode::CAST_RINT, n);
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::Gather(weights, weights_.ub, bytes.template ReinterpretCast<uint32_t>(), 0, static_cast<uint32_t>(n));
+        }
         AscendC::Cast(codes.template ReinterpretCast<int32_t>(), codes, AscendC::RoundMode::CAST_RINT, n);
         AscendC::SetFlag<AscendC::HardEvent::V_S>(codeEvent_);
-        codeWordAt_ = -1;
+        codeWord_[0].at = codeWord_[1].at = -1;
     }
 
-    // Row r's target: from its code where it has one in [0, C) (a 64-bit scalar read holds
-    // two rows' codes, kept for the next row), else the staged target itself.
-    __aicore__ inline int64_t StagedTarget(int64_t base, uint32_t r) {
+    // Floats of one area of the codes (their weights and offsets follow at this stride).
+    __aicore__ inline int64_t CodeAreaFloats() const { return (t_.stageRows * 4 + 31) / 32 * 8; }
+
+    // The 32-bit value of row r in a stage area of pairs (area: its byte in stageBuf_),
+    // two rows to a 64-bit scalar read, the last pair read kept in `pair`.
+    struct PairRead {
+        int64_t at = -1;  // the stage byte of the pair in word
+        uint64_t word = 0;
+    };
+    __aicore__ inline uint32_t PairValue(PairRead& pair, int64_t area, uint32_t r) {
+        const int64_t at = area + static_cast<int64_t>(r / 2) * 8;
+        if (at != pair.at) {
+            pair.word = static_cast<uint64_t>(
+                stageBuf_.GetWithOffset<int64_t>(StageElems<int32_t>() / 2, static_cast<uint32_t>(area)).GetValue(r / 2));
+            pair.at = at;
+        }
+        return static_cast<uint32_t>((r & 1) ? pair.word >> 32 : pair.word);
+    }
+
+    // Row r's target: from its code where it has one in [0, C) (coded), else the staged
+    // target itself.
+    __aicore__ inline int64_t StagedTarget(int64_t base, uint32_t r, bool& coded) {
+        coded = false;
         if (t_.stageCodeOff > 0) {
-            const int64_t at = base + t_.stageCodeOff + static_cast<int64_t>(r / 2) * 8;
-            if (at != codeWordAt_) {
-                codeWord_ = static_cast<uint64_t>(
-                    stageBuf_.GetWithOffset<int64_t>(StageElems<int32_t>() / 2, static_cast<uint32_t>(base + t_.stageCodeOff))
-                        .GetValue(r / 2));
-                codeWordAt_ = at;
-            }
-            const int64_t code = static_cast<int32_t>(static_cast<uint32_t>((r & 1) ? codeWord_ >> 32 : codeWord_));
-            if (code >= 0 && code < t_.classTotal) return code;
+            const int64_t code = static_cast<int32_t>(PairValue(codeWord_[0], base + t_.stageCodeOff, r));
+            coded = code >= 0 && code < t_.classTotal;
+            if (coded) return code;
         }
         return static_cast<int64_t>(
             stageBuf_.GetWithOffset<TTarget>(StageElems<TTarget>(), static_cast<uint32_t>(base)).GetValue(r));
@@ -781,8 +816,7 @@ private:
     AscendC::TEventID stageEvent_[2] = {0, 0};  // MTE2_S, or MTE2_V with target codes
     AscendC::TEventID codeEvent_ = 0;           // V_S: a staging's target codes are formed
     int64_t stageRowsOf_[2] = {0, 0};           // rows of each stage area's staging
-    int64_t codeWordAt_ = -1;                   // the stage byte of the code pair in codeWord_
-    uint64_t codeWord_ = 0;
+    PairRead codeWord_[2];                      // the last pair of codes, and of their weights, read
     // Per pending slot, the V_S flag its fix-ups (and the next stripe writes) wait for: two,
     // since the next piece's is set before this one's is waited.
     AscendC::TEventID fixEvent_[2] = {0, 0};

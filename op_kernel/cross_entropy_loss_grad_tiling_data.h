@@ -108,7 +108,9 @@ struct CrossEntropyLossGradTilingData {
     int64_t stageBytes;      // one stage of per-row inputs; 2 stages
     // > 0: the int64 targets' int32 codes at this offset of a stage (the target where it
     // lies in [0, classTotal), else -1 or classTotal: the row's target is then read whole),
-    // formed by the vector unit, read two to a 64-bit scalar access. 0: none.
+    // formed by the vector unit, read two to a 64-bit scalar access; with a resident
+    // weight, the codes' weights (fp32) and then the gather's offsets follow, each area
+    // stageRows * 4 bytes rounded up to 32. 0: none.
     int64_t stageCodeOff;
     int64_t stageGradOff;    // offsets inside a stage: target at 0, [codes], then gradLoss, gradZloss, lseForZloss
     int64_t stageGzOff;

@@ -18,6 +18,15 @@ __aicore__ inline uint32_t FloatBits(float f) {
     return b.u;
 }
 
+// The float of bits u (FloatBits' inverse).
+__aicore__ inline float FloatOfBits(uint32_t u) {
+    union {
+        uint32_t u;
+        float f;
+    } b{u};
+    return b.f;
+}
+
 class ScaleAddBlocks {
 public:
     // blocks: 2 x 64 floats of UB that nothing else writes while this is in use.
