@@ -69,6 +69,18 @@ __aicore__ inline void WriteBadRowSlot(AscendC::TPipe& pipe, const AscendC::Loca
 }
 
 // Whether a row contributes; out-of-range targets are noted and treated as ignored.
+// dst[i] = src[index[i]] for n whole-number float indices into src: a Gather at byte
+// offsets 4 index[i], which overwrite index.
+__aicore__ inline void GatherAtFloatIndex(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
+                                          const AscendC::LocalTensor<float>& index, int32_t n) {
+    AscendC::Muls(index, index, 4.0f, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    const AscendC::LocalTensor<int32_t> bytes = index.template ReinterpretCast<int32_t>();
+    AscendC::Cast(bytes, index, AscendC::RoundMode::CAST_RINT, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Gather(dst, src, bytes.template ReinterpretCast<uint32_t>(), 0, static_cast<uint32_t>(n));
+}
+
 __aicore__ inline bool RowIsLive(int64_t ignoreIndex, int64_t classes, int64_t row, int64_t target,
                                  BadRowTracker& bad) {
     if (target == ignoreIndex) return false;

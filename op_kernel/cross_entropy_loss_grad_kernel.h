@@ -638,7 +638,7 @@ private:
         if (t_.hasZloss) lse = ToF32(StagedValue(base + t_.stageLseOff, ur));
         float targetWeight = 1.0f;
         if (t_.hasWeight && coded && t_.weightResident)  // the code's weight, gathered beside it
-            targetWeight = FloatOfBits(PairValue(codeWord_[1], base + t_.stageCodeOff + 4 * CodeAreaFloats(), ur));
+            targetWeight = BitCast<float>(PairValue(codeWord_[1], base + t_.stageCodeOff + 4 * CodeAreaFloats(), ur));
         else if (t_.hasWeight)
             targetWeight = weights_.At(target);
         // A shard's target may be another shard's column: live, but no fix-up here.
@@ -664,19 +664,13 @@ private:
         AscendC::Mins(codes, codes, t_.classCount, n);
         AscendC::PipeBarrier<PIPE_V>();
         if (t_.weightResident) {
-            // weight[code] by a gather, at a byte offset of 4 min(max(code, 0), C - 1).
-            const AscendC::LocalTensor<float> weights = codes[CodeAreaFloats()];
-            const AscendC::LocalTensor<float> offsets = codes[2 * CodeAreaFloats()];
-            AscendC::Maxs(offsets, codes, 0.0f, n);
+            // weight[min(max(code, 0), C - 1)], the gather's offsets in the third area.
+            const AscendC::LocalTensor<float> index = codes[2 * CodeAreaFloats()];
+            AscendC::Maxs(index, codes, 0.0f, n);
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Mins(offsets, offsets, t_.classCount - 1.0f, n);
+            AscendC::Mins(index, index, t_.classCount - 1.0f, n);
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Muls(offsets, offsets, 4.0f, n);
-            AscendC::PipeBarrier<PIPE_V>();
-            const AscendC::LocalTensor<int32_t> bytes = offsets.template ReinterpretCast<int32_t>();
-            AscendC::Cast(bytes, offsets, AscendC::RoundMode::CAST_RINT, n);
-            AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Gather(weights, weights_.ub, bytes.template ReinterpretCast<uint32_t>(), 0, static_cast<uint32_t>(n));
+            GatherAtFloatIndex(codes[CodeAreaFloats()], weights_.ub, index, n);
         }
         AscendC::Cast(codes.template ReinterpretCast<int32_t>(), codes, AscendC::RoundMode::CAST_RINT, n);
         AscendC::SetFlag<AscendC::HardEvent::V_S>(codeEvent_);

@@ -96,16 +96,10 @@ private:
         }
         AscendC::PipeBarrier<PIPE_V>();
         if (t_.hasWeight) {
-            // Byte offsets: 4 t for a live row, 0 (in range) for any other.
+            // Index t for a live row, 0 (in range) for any other.
             AscendC::Mul(tmp, tf, live, n);
             AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Muls(tmp, tmp, 4.0f, n);
-            AscendC::PipeBarrier<PIPE_V>();
-            const AscendC::LocalTensor<int32_t> off = tmp.template ReinterpretCast<int32_t>();
-            AscendC::Cast(off, tmp, AscendC::RoundMode::CAST_RINT, n);
-            AscendC::PipeBarrier<PIPE_V>();
-            AscendC::Gather(w, Floats(kSumsWeightOff, t_.sumsWeightBufBytes / 4), off.template ReinterpretCast<uint32_t>(), 0,
-                            static_cast<uint32_t>(n));
+            GatherAtFloatIndex(w, Floats(kSumsWeightOff, t_.sumsWeightBufBytes / 4), tmp, n);
             AscendC::PipeBarrier<PIPE_V>();
             AscendC::Mul(w, w, live, n);
             AscendC::PipeBarrier<PIPE_V>();

@@ -9,23 +9,19 @@
 
 namespace xent {
 
-// A float's bits: +0 and -0 apart (they scale and add differently), NaNs by payload.
-__aicore__ inline uint32_t FloatBits(float f) {
+// The same bytes as another type of their size.
+template <class To, class From>
+__aicore__ inline To BitCast(From v) {
+    static_assert(sizeof(To) == sizeof(From), "same size");
     union {
-        float f;
-        uint32_t u;
-    } b{f};
-    return b.u;
+        From from;
+        To to;
+    } b{v};
+    return b.to;
 }
 
-// The float of bits u (FloatBits' inverse).
-__aicore__ inline float FloatOfBits(uint32_t u) {
-    union {
-        uint32_t u;
-        float f;
-    } b{u};
-    return b.f;
-}
+// A float's bits: +0 and -0 apart (they scale and add differently), NaNs by payload.
+__aicore__ inline uint32_t FloatBits(float f) { return BitCast<uint32_t>(f); }
 
 class ScaleAddBlocks {
 public:
