@@ -149,6 +149,7 @@ void footprint(const char* api, Block& b, const RepArg& a, uint64_t off, const s
         const uint64_t lo = a.repBytes ? uint64_t(u.repeat) * a.repStride * a.repUnit : rep_offset(a, u.repeat, u.first);
         uint64_t hi = lo + (a.repBytes ? a.repBytes : uint64_t(u.len) * a.elemSize);
         end = std::max(end, hi);
+        if (!out.empty() && lo >= out.back().first && hi <= out.back().second) continue;  // a repeat stride of 0
         if (!a.write && hi > a.t.dataLen) {
             hi = a.t.dataLen;
             if (lo >= hi) continue;
@@ -231,7 +232,9 @@ const RepRun* vec_repeat(const char* api, VecOp op, const RepArg* args, int n, c
         off[i] = check_ub_operand(api, b, args[i].t, args[i].role, args[i].align);
         widest = std::max(widest, args[i].elemSize);
     }
-    const uint32_t split = 32 / widest;
+    bool contiguous = shape.elementwise;
+    for (int i = 0; i < n; ++i) contiguous = contiguous && !args[i].repBytes && args[i].blkStride == 1;
+    const uint32_t split = contiguous ? perRepeat : 32 / widest;
     const VecMaskReg m = shape.ignoreMask ? VecMaskReg{} : b.vecMask;
     uint32_t repeats = shape.repeatTimes, tail = 0;
     if (m.counter && m.lo > b.ubTotal / widest)

@@ -183,7 +183,8 @@ struct RepArg {
     bool initcheck = true;  // false: the bytes read are checked by the caller (Gather's src)
 };
 // Elements [first, first + len) of repeat `repeat`: active under the mask and
-// inside one 32 B block of every operand; runs come in repeat order.
+// inside one 32 B block of every operand, or with RepShape::elementwise contiguous in
+// every operand; runs come in repeat order.
 struct RepRun {
     uint32_t repeat, first, len;
 };
@@ -205,6 +206,9 @@ struct RepShape {
     // Nonzero: the elements of the instruction from this index on are read and their
     // results discarded by the caller (an API's own Compare past its calCount): not modelled.
     uint32_t significant = 0;
+    // The caller works element by element: where every operand's blocks follow each other
+    // (blkStride 1), a run may span the blocks of a repeat (fewer, longer runs).
+    bool elementwise = false;
 };
 // A repeated instruction under the current mask register: positions, 32 B
 // alignment, every active byte inside its tensor, overlap, initcheck of the

@@ -1,7 +1,7 @@
 // The engine of the high-dimension (mask, repeatTime, strides) forms: the
 // runtime checks the call and returns the runs of active elements; each run
-// lies inside one 32 B block of every operand, so the numerics loop runs on
-// contiguous elements.
+// lies inside one 32 B block of every operand (or spans a repeat's consecutive
+// blocks), so the numerics loop runs on contiguous elements.
 #pragma once
 #include <cstdint>
 
@@ -39,8 +39,9 @@ void rep_unary(const char* api, d::VecOp op, const LocalTensor<T>& dst, const Lo
     apply_mask<T, isSetMask>(api, mask);
     const d::RepArg a[2] = {rep_arg(src, p.srcBlkStride, p.srcRepStride, "src", false),
                             rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true)};
-    repeat(api, op, a, 2, {256 / uint32_t(sizeof(T)), repeatTime},
-           [&](const d::RepRun& u) { f(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
+    d::RepShape shape{256 / uint32_t(sizeof(T)), repeatTime};
+    shape.elementwise = true;
+    repeat(api, op, a, 2, shape, [&](const d::RepRun& u) { f(at(dst, a[1], u), at(src, a[0], u), size_t(u.len)); });
 }
 
 // dst (type D) from src0 and src1 (type S); `readsDst`: dst is also a source
@@ -56,7 +57,9 @@ void rep_binary_into(const char* api, d::VecOp op, const LocalTensor<D>& dst, co
                             rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", true),
                             rep_arg(dst, p.dstBlkStride, p.dstRepStride, "dst", false)};
     constexpr uint32_t widest = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
-    repeat(api, op, a, readsDst ? 4 : 3, {256 / widest, repeatTime}, [&](const d::RepRun& u) {
+    d::RepShape shape{256 / widest, repeatTime};
+    shape.elementwise = true;
+    repeat(api, op, a, readsDst ? 4 : 3, shape, [&](const d::RepRun& u) {
         f(at(dst, a[2], u), at(src0, a[0], u), at(src1, a[1], u), size_t(u.len));
     });
 }
